@@ -1,0 +1,71 @@
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use indicatif::{ProgressBar, ProgressStyle};
+use minne::import::{ImportFormat, ImportOptions, ImportProgress};
+
+use super::Env;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The file to import.
+    file: PathBuf,
+    /// Its format: `locomo` or `transcript` (see the README).
+    #[arg(long, short = 'f', value_parser = ["locomo", "transcript"])]
+    format: String,
+    /// LoCoMo: import only this sample (`conv-26`).
+    #[arg(long)]
+    sample: Option<String>,
+    /// LoCoMo: whose memory this is: `speaker_a` (default), `speaker_b` or a speaker's name.
+    #[arg(long = "as", value_name = "SPEAKER")]
+    as_speaker: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
+    let format: ImportFormat = args.format.parse()?;
+    let options = ImportOptions { format, sample: args.sample, as_speaker: args.as_speaker };
+    let mut engine = env.open()?;
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>10} [{bar:30}] {pos}/{len} ({per_sec}, {eta})")
+            .map(|s| s.progress_chars("=> "))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = std::time::Instant::now();
+    let report = engine
+        .import(&args.file, &options, &mut |p| match p {
+            ImportProgress::Parsed { .. } => {}
+            ImportProgress::Captured { done, total } => {
+                bar.set_message("capturing");
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            }
+            ImportProgress::Embedded { done, total } => {
+                bar.set_message("embedding");
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            }
+        })
+        .with_context(|| format!("import of {} failed; nothing from it was kept", args.file.display()))?;
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "Imported {} into `{}` in {:.1} s: {} of {} sessions and {} of {} messages were new; {} episodes captured, {} embedded.",
+            args.file.display(),
+            env.context,
+            started.elapsed().as_secs_f64(),
+            report.sessions_added,
+            report.sessions_seen,
+            report.messages_added,
+            report.messages_seen,
+            report.episodes_added,
+            report.embeddings_added,
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,32 @@
+//! One module per subcommand; each calls one engine function.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use minne::clock::SystemClock;
+use minne::settings::Settings;
+use minne::{ContextName, Engine};
+
+use crate::lazy::LazyEmbedder;
+
+pub mod contexts;
+pub mod forget;
+pub mod import;
+pub mod list;
+pub mod recall;
+
+/// What every subcommand gets: the settings and the chosen context.
+#[derive(Debug)]
+pub struct Env {
+    pub settings: Settings,
+    pub context: ContextName,
+}
+
+impl Env {
+    /// Opens the chosen context with the system clock and a lazily loaded embedder.
+    pub fn open(&self) -> anyhow::Result<Engine> {
+        let embedder = Arc::new(LazyEmbedder::new(self.settings.models_dir.clone(), self.settings.model));
+        Engine::open(&self.settings.data_dir, &self.context, embedder, Arc::new(SystemClock))
+            .with_context(|| format!("cannot open the context `{}` in {}", self.context, self.settings.data_dir.display()))
+    }
+}

@@ -1,0 +1,85 @@
+//! `minne`: the command line of Minne, a local-first long-term memory for an AI assistant.
+//! Each subcommand is a few lines calling one engine function.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod commands;
+mod lazy;
+mod output;
+
+/// Minne: a local-first long-term memory for your AI assistant.
+#[derive(Debug, Parser)]
+#[command(name = "minne", version, about, long_about = None)]
+struct Cli {
+    /// Folder holding one database per context [env: MINNE_DATA_DIR; default: the platform
+    /// data dir, ~/.local/share/minne on Linux].
+    #[arg(long, global = true, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+
+    /// Folder holding the ONNX Runtime and the models, filled by scripts/setup-models.sh
+    /// [env: MINNE_MODELS_DIR; default: ~/.cache/minne].
+    #[arg(long, global = true, value_name = "DIR")]
+    models_dir: Option<PathBuf>,
+
+    /// The context to use: `work`, `personal` or one you created.
+    #[arg(long, short = 'c', global = true, env = "MINNE_CONTEXT", default_value = minne::ContextName::DEFAULT)]
+    context: String,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Import a conversation file: stores its messages, captures episodes and embeds them.
+    Import(commands::import::Args),
+    /// Recall the memories most relevant to a query (top k that clear a threshold).
+    Recall(commands::recall::Args),
+    /// List episodes, newest first.
+    List(commands::list::Args),
+    /// Forget an episode and everything derived from it.
+    Forget(commands::forget::Args),
+    /// List the contexts and how many episodes each holds.
+    Contexts(commands::contexts::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            let mut shown = e.to_string();
+            for cause in e.chain().skip(1) {
+                // Engine errors already quote their source; don't print it twice.
+                let text = cause.to_string();
+                if !shown.contains(&text) {
+                    eprintln!("  caused by: {text}");
+                }
+                shown = text;
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    let mut settings = minne::settings::Settings::from_env()?;
+    if let Some(dir) = cli.data_dir {
+        settings.data_dir = dir;
+    }
+    if let Some(dir) = cli.models_dir {
+        settings.models_dir = dir;
+    }
+    let env = commands::Env { settings, context: minne::ContextName::new(&cli.context)? };
+    match cli.command {
+        Command::Import(args) => commands::import::run(&env, args),
+        Command::Recall(args) => commands::recall::run(&env, args),
+        Command::List(args) => commands::list::run(&env, args),
+        Command::Forget(args) => commands::forget::run(&env, args),
+        Command::Contexts(args) => commands::contexts::run(&env, args),
+    }
+}

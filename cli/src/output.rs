@@ -1,0 +1,84 @@
+//! How episodes and recall hits look on a terminal and in `--json`.
+
+use minne::episodes::EpisodeView;
+use minne::recall::RecallHit;
+use serde_json::{Value, json};
+
+/// One line per episode: id, time, kind, salience, who, the words, the source.
+pub fn episode_line(e: &EpisodeView) -> String {
+    format!(
+        "#{:<6} {}  {:<11} sal {:.2}  R {:.2}  {}: \"{}\"  [{}]",
+        e.id,
+        e.occurred_at.format("%Y-%m-%d %H:%M"),
+        e.kind.as_str(),
+        e.salience.get(),
+        e.retrievability,
+        e.actor,
+        one_line(&e.text, 120),
+        source(e),
+    )
+}
+
+/// A recall hit: score, words, then its parts, age and source.
+pub fn hit_line(h: &RecallHit) -> String {
+    let e = &h.episode;
+    format!(
+        "{:.3}  {}: \"{}\"\n     similarity {:.3} · retrievability {:.3} · salience {:.2} · {} · {} · #{} [{}]",
+        h.score,
+        e.actor,
+        one_line(&e.text, 160),
+        h.parts.similarity,
+        h.parts.retrievability,
+        h.parts.salience,
+        age(h.age_days),
+        e.kind.as_str(),
+        e.id,
+        source(e),
+    )
+}
+
+/// The `--json` shape of a hit: flat and stable for scripts.
+pub fn hit_json(h: &RecallHit) -> Value {
+    let e = &h.episode;
+    json!({
+        "episode_id": e.id,
+        "text": e.text,
+        "actor": e.actor,
+        "role": e.role,
+        "kind": e.kind,
+        "score": h.score,
+        "parts": h.parts,
+        "age_days": h.age_days,
+        "time": e.occurred_at,
+        "event_time": e.event_time,
+        "source": e.source,
+        "session": e.session_external_id,
+        "message_id": e.message_id,
+        "external_id": e.message_external_id,
+    })
+}
+
+fn source(e: &EpisodeView) -> String {
+    match &e.message_external_id {
+        Some(id) => format!("{} {}", e.source, id),
+        None => format!("{} {}", e.source, e.session_external_id),
+    }
+}
+
+fn age(days: f64) -> String {
+    match days {
+        d if d < 1.0 / 24.0 => format!("{:.0} min ago", d * 1440.0),
+        d if d < 1.0 => format!("{:.0} h ago", d * 24.0),
+        d => format!("{d:.0} days ago"),
+    }
+}
+
+fn one_line(s: &str, max_chars: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max_chars {
+        flat
+    } else {
+        let cut: String = flat.chars().take(max_chars).collect();
+        format!("{cut}…")
+    }
+}

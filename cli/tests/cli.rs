@@ -1,0 +1,144 @@
+//! The real `minne` binary on real files: import, recall, forget, and bad input.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+const TRANSCRIPT: &str = r#"{"sessions": [
+  {"id": "planning-2026-03-02", "messages": [
+    {"role": "user", "text": "My sister Ingrid is allergic to peanuts, so the birthday cake must be nut-free.", "timestamp": "2026-03-02T09:15:00+01:00"},
+    {"role": "assistant", "text": "Noted: a nut-free cake for the birthday.", "timestamp": "2026-03-02T09:15:20+01:00"},
+    {"role": "user", "text": "We decided to move the team offsite to Gothenburg in May.", "timestamp": "2026-03-02T09:20:00+01:00"},
+    {"role": "user", "text": "I play the cello in a community orchestra on Thursday evenings.", "timestamp": "2026-03-02T09:25:00+01:00"}
+  ]}
+]}"#;
+
+fn minne(data: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("minne").expect("the minne binary is built for its tests");
+    cmd.env("MINNE_DATA_DIR", data).env_remove("MINNE_CONTEXT");
+    cmd
+}
+
+fn json(cmd: &mut Command) -> Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("--json prints JSON")
+}
+
+fn row_count(db: &Path, table: &str) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn import_recall_forget_recall() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(&file, TRANSCRIPT).unwrap();
+
+    let report = json(minne(&data).args(["import", "--format", "transcript", "--json"]).arg(&file));
+    assert_eq!(report["messages_added"], 4, "four new messages in a fresh context");
+    // Importing the same file again must add nothing: same session, times and words.
+    let again = json(minne(&data).args(["import", "--format", "transcript", "--json"]).arg(&file));
+    assert_eq!(again["messages_added"], 0, "re-import is idempotent");
+    assert_eq!(again["episodes_added"], 0);
+
+    let hits = json(minne(&data).args(["recall", "--json", "--threshold", "0", "which food allergy should the cake avoid?"]));
+    let top = &hits[0];
+    assert!(
+        top["text"].as_str().unwrap().contains("peanuts"),
+        "the peanut allergy is the one memory about food and allergies: {hits:#}"
+    );
+    for key in ["score", "parts", "time", "source", "external_id"] {
+        assert!(top.get(key).is_some(), "--json gives each result's {key}");
+    }
+    let id = top["episode_id"].as_i64().unwrap();
+    let db = data.join("personal.sqlite");
+    let embeddings_before = row_count(&db, "embeddings");
+
+    let receipt = json(minne(&data).args(["forget", "--json", "--id", &id.to_string()]));
+    assert_eq!(receipt["episodes"], 1);
+    assert_eq!(receipt["embeddings"], 1, "its one embedding row goes with it");
+    assert_eq!(row_count(&db, "embeddings"), embeddings_before - 1, "the vector is gone from the store");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let left: i64 = conn.query_row("SELECT count(*) FROM embeddings WHERE episode_id = ?1", [id], |r| r.get(0)).unwrap();
+    assert_eq!(left, 0, "no embedding row of the forgotten episode remains");
+
+    let hits = json(minne(&data).args(["recall", "--json", "--threshold", "0", "-k", "10", "which food allergy should the cake avoid?"]));
+    assert!(
+        hits.as_array().unwrap().iter().all(|h| h["episode_id"].as_i64() != Some(id)),
+        "a forgotten episode is never recalled: {hits:#}"
+    );
+    minne(&data)
+        .args(["forget", "--id", &id.to_string()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no episode with id"));
+}
+
+#[test]
+fn bad_input_gives_a_clear_error_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let good = dir.path().join("chat.json");
+    std::fs::write(&good, TRANSCRIPT).unwrap();
+    minne(&data).args(["import", "--format", "transcript"]).arg(&good).assert().success();
+    let db = data.join("personal.sqlite");
+    let before: Vec<i64> = ["sessions", "messages", "episodes", "embeddings"].iter().map(|t| row_count(&db, t)).collect();
+
+    let truncated = dir.path().join("truncated.json");
+    std::fs::write(&truncated, &TRANSCRIPT.replace("planning-2026-03-02", "other")[..300]).unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&truncated)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("truncated").and(predicate::str::contains("nothing from it was kept")));
+
+    minne(&data)
+        .args(["import", "--format", "whatsapp"])
+        .arg(&good)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("whatsapp").and(predicate::str::contains("locomo")));
+
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(dir.path().join("missing.json"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot read").and(predicate::str::contains("missing.json")));
+
+    let locomo_as_transcript = dir.path().join("locomo.json");
+    std::fs::write(&locomo_as_transcript, r#"[{"sample_id": "x", "conversation": {}}]"#).unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&locomo_as_transcript)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a transcript file"));
+
+    let after: Vec<i64> = ["sessions", "messages", "episodes", "embeddings"].iter().map(|t| row_count(&db, t)).collect();
+    assert_eq!(before, after, "a failed import leaves every table as it was");
+}
+
+#[test]
+fn contexts_are_listed_and_a_bad_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let list = json(minne(&data).args(["contexts", "--json"]));
+    let names: Vec<&str> = list.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["personal", "work"], "the two built-in contexts exist from the start");
+    minne(&data)
+        .args(["--context", "../etc", "list"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("invalid context name"));
+    minne(&data)
+        .args(["--context", "hobby", "list"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no context named `hobby`"));
+}

@@ -1,0 +1,542 @@
+//! End to end: the real app in a real WebKitGTK window, driven over WebDriver
+//! (shared/RECIPES.md, "End-to-end WebDriver tests").
+//!
+//! The test fills a temporary data folder through the real engine (a small transcript, the
+//! real embedding model), starts its own X server (`Xvfb`, unless `DISPLAY` is set) and
+//! `tauri-driver`, each in its own process group, and drives the app: the episode list, a
+//! recall, a context switch. Screenshots go to `$CARGO_TARGET_DIR/artifacts/e2e-*.png`.
+//!
+//! Needs `scripts/setup-system.sh` (Xvfb, WebKitWebDriver, tauri-driver) and
+//! `scripts/setup-models.sh` (the embedding model). Run with
+//! `cargo test -p minne-desktop --test e2e`.
+
+// A test's `expect("what")` is its assertion message.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{FixedOffset, Utc};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use minne::clock::SystemClock;
+use minne::episodes::EpisodeView;
+use minne::import::{ImportFormat, ImportOptions};
+use minne::settings::Settings;
+use minne::{ContextName, Engine, embed};
+use nix::sys::signal::{Signal, killpg};
+use nix::sys::wait::{WaitPidFlag, waitpid};
+use nix::unistd::Pid;
+
+/// How long the UI may take to show something (the app loads the model at start).
+const UI_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The episode the recall must find, the unrelated one it must not prefer, and the query.
+const OFFSITE: &str = "We decided to hold the team offsite in Lisbon in the second week of May.";
+const RUNNING: &str = "I usually go for a 5 km run along the river before breakfast.";
+const QUERY: &str = "Where is the team offsite this year?";
+
+/// One app window at a time: two WebKit processes on two cores would race the timeouts.
+static ONE_APP_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+#[tokio::test]
+async fn the_panel_lists_recalls_and_switches_context() {
+    let _one = ONE_APP_AT_A_TIME.lock().await;
+    let data = tempfile::tempdir().expect("a temp dir for the data");
+    let stored = prepare_memory(data.path());
+    let run = App::launch(data.path(), &[]).await;
+
+    // 1. The default context lists the imported episodes, newest first, as the engine has them.
+    run.wait(
+        "#episodes[data-state='ready'][data-context='personal']",
+        "the episodes of `personal`",
+    )
+    .await;
+    let texts = run.texts("#episodes .episode .text").await;
+    let expected: Vec<&str> = stored.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        texts, expected,
+        "the panel lists every episode of `personal`, newest first"
+    );
+    // Lower-cased: WebDriver returns the text as rendered, and the badge is upper case.
+    let kinds: Vec<String> = run
+        .texts("#episodes .episode .kind")
+        .await
+        .iter()
+        .map(|k| k.to_lowercase())
+        .collect();
+    let expected_kinds: Vec<String> = stored.iter().map(|e| e.kind.to_string()).collect();
+    assert_eq!(kinds, expected_kinds, "each episode shows its act kind");
+    for part in ["gauge-salience", "when", "source-name"] {
+        let shown = run.texts(&format!("#episodes .episode .{part}")).await;
+        assert!(
+            shown.len() == stored.len() && shown.iter().all(|t| !t.trim().is_empty()),
+            "each episode shows its {part}: {shown:?}"
+        );
+    }
+    run.screenshot("episodes").await;
+
+    // 2. Recall finds the offsite decision and shows each part of its score.
+    let input = run.wait("#search-input", "the search box").await;
+    input
+        .send_keys(QUERY)
+        .await
+        .expect("typing into the search box");
+    run.click("#search-button").await;
+    run.wait(
+        "#recall[data-state='ready'][data-context='personal']",
+        "recall results in `personal`",
+    )
+    .await;
+    let hits = run.texts("#recall .hit .text").await;
+    assert_eq!(
+        hits.first().map(String::as_str),
+        Some(OFFSITE),
+        "the offsite decision answers the question best: {hits:?}"
+    );
+    if let Some(running) = hits.iter().position(|t| t == RUNNING) {
+        assert!(
+            running > 0,
+            "the running routine shares no meaning with the offsite question, so it may only \
+             rank below the offsite decision, if it clears the threshold at all: {hits:?}"
+        );
+    }
+    for part in [
+        "score-value",
+        "gauge-similarity",
+        "gauge-retrievability",
+        "gauge-salience",
+    ] {
+        let values = run.texts(&format!("#recall .hit .{part}")).await;
+        let numbers: Vec<f64> = values
+            .iter()
+            .filter_map(|v| v.trim_start_matches(char::is_alphabetic).parse().ok())
+            .collect();
+        assert_eq!(
+            numbers.len(),
+            hits.len(),
+            "every hit shows its {part} as a number, so the score can be explained: {values:?}"
+        );
+    }
+    run.screenshot("recall").await;
+
+    // 3. Switching to `work` shows an empty context: the personal memories are not there,
+    // neither in the list nor in recall (the query is re-run in the new context).
+    run.click("#contexts button[data-context='work']").await;
+    run.wait(
+        "#episodes[data-state='empty'][data-context='work']",
+        "the empty `work` context",
+    )
+    .await;
+    run.wait(
+        "#recall[data-state='empty'][data-context='work']",
+        "the recall re-run in `work`",
+    )
+    .await;
+    let leaked = run.texts("#episodes .episode, #recall .hit").await;
+    assert!(
+        leaked.is_empty(),
+        "contexts are isolated: `work` shows nothing of `personal`: {leaked:?}"
+    );
+    run.wait(
+        "#contexts button[data-context='work'][aria-pressed='true']",
+        "`work` marked open",
+    )
+    .await;
+    run.screenshot("work").await;
+
+    // 4. And back: `personal` still has its episodes.
+    run.click("#contexts button[data-context='personal']").await;
+    run.wait(
+        "#episodes[data-state='ready'][data-context='personal']",
+        "`personal` again",
+    )
+    .await;
+    let again = run.texts("#episodes .episode .text").await;
+    assert_eq!(
+        again.len(),
+        stored.len(),
+        "switching back shows `personal` again"
+    );
+
+    let error = run.wait("#error", "the error banner").await;
+    assert!(
+        error
+            .attr("hidden")
+            .await
+            .expect("reading #error")
+            .is_some(),
+        "no error was shown along the way: {:?}",
+        error.text().await
+    );
+
+    run.close().await;
+}
+
+#[tokio::test]
+async fn the_panel_says_why_the_memory_cannot_open() {
+    let _one = ONE_APP_AT_A_TIME.lock().await;
+    let data = tempfile::tempdir().expect("a temp dir for the data");
+    let no_models = tempfile::tempdir().expect("an empty models folder");
+    let run = App::launch(data.path(), &[("MINNE_MODELS_DIR", no_models.path())]).await;
+
+    let error = run
+        .wait(
+            "#error:not([hidden])[data-code='embedding']",
+            "the error banner for a missing model",
+        )
+        .await;
+    let message = error.text().await.expect("reading the error banner");
+    assert!(
+        message.contains("setup-models.sh"),
+        "a missing model is reported with the command that installs it: {message:?}"
+    );
+    run.wait(
+        "#episodes[data-state='error']",
+        "the episode list marked unavailable",
+    )
+    .await;
+    run.screenshot("startup-error").await;
+    run.close().await;
+}
+
+/// Imports a small transcript into `personal` under `data_dir` with the real model, and
+/// returns the episodes as the engine lists them (newest first).
+fn prepare_memory(data_dir: &Path) -> Vec<EpisodeView> {
+    let settings = Settings::from_env().expect("settings");
+    let embedder = embed::load(&settings.models_dir, settings.model).unwrap_or_else(|e| {
+        panic!("the real embedding model is needed: run scripts/setup-models.sh ({e})")
+    });
+    let personal = ContextName::new(ContextName::DEFAULT).expect("the default context name");
+    let mut engine = Engine::open(data_dir, &personal, embedder, Arc::new(SystemClock))
+        .expect("opening `personal`");
+
+    // Recent times, so the test does not depend on today's date; written in UTC+1.
+    let cet = FixedOffset::east_opt(3600).expect("UTC+1");
+    let at = |hours_ago: i64| (Utc::now() - chrono::Duration::hours(hours_ago)).with_timezone(&cet);
+    let messages = [
+        (72, "user", RUNNING),
+        (
+            48,
+            "user",
+            "I'll send the quarterly budget report to Marta by Friday.",
+        ),
+        (26, "user", OFFSITE),
+        (25, "assistant", "Noted. Do you want me to look at flights?"),
+        (
+            3,
+            "user",
+            "Actually, my sister's name is Ingrid, not Inga. I told you before.",
+        ),
+    ];
+    let transcript = serde_json::json!({
+        "sessions": [{
+            "id": "e2e-s1",
+            "messages": messages.iter().map(|(hours, role, text)| serde_json::json!({
+                "role": role,
+                "text": text,
+                "timestamp": at(*hours).to_rfc3339(),
+            })).collect::<Vec<_>>(),
+        }]
+    });
+    // Outside the data folder; the panel shows the file's name as the episodes' source.
+    let inbox = tempfile::tempdir().expect("a temp dir for the transcript");
+    let file = inbox.path().join("chat-export.json");
+    std::fs::write(&file, transcript.to_string()).expect("writing the transcript");
+    let report = engine
+        .import(
+            &file,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .expect("importing the transcript");
+    assert_eq!(
+        report.messages_added,
+        messages.len(),
+        "every message of the transcript is new"
+    );
+    let episodes = engine.list_episodes(100, 0).expect("listing episodes");
+    assert!(
+        episodes.iter().any(|e| e.text == OFFSITE) && episodes.iter().any(|e| e.text == RUNNING),
+        "capture keeps the user's own words as episodes: {:?}",
+        episodes.iter().map(|e| &e.text).collect::<Vec<_>>()
+    );
+    episodes
+}
+
+/// The app under WebDriver, with its X display and driver. Fields drop in order: the
+/// session, then the driver's process group (with the app), then the X server.
+struct App {
+    c: Client,
+    _driver: Driver,
+    _display: Display,
+}
+
+impl App {
+    /// Starts the app on `data_dir`, with `env` added to its environment.
+    async fn launch(data_dir: &Path, env: &[(&str, &Path)]) -> App {
+        let display = Display::start();
+        let driver = Driver::start(&display.name, data_dir, env);
+        let c = driver.connect().await;
+        App {
+            c,
+            _driver: driver,
+            _display: display,
+        }
+    }
+
+    async fn close(self) {
+        let App {
+            c,
+            _driver,
+            _display,
+        } = self;
+        c.close().await.expect("ending the WebDriver session");
+    }
+
+    async fn wait(&self, css: &str, what: &str) -> Element {
+        match self
+            .c
+            .wait()
+            .at_most(UI_TIMEOUT)
+            .every(Duration::from_millis(100))
+            .for_element(Locator::Css(css))
+            .await
+        {
+            Ok(element) => element,
+            Err(e) => {
+                self.fail(&format!("{what}: `{css}` did not appear ({e})"))
+                    .await
+            }
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        let element = self.wait(css, "a control to click").await;
+        if let Err(e) = element.click().await {
+            self.fail(&format!("cannot click `{css}`: {e}")).await;
+        }
+    }
+
+    async fn texts(&self, css: &str) -> Vec<String> {
+        let elements = self
+            .c
+            .find_all(Locator::Css(css))
+            .await
+            .expect("querying the page");
+        let mut out = Vec::with_capacity(elements.len());
+        for element in elements {
+            out.push(element.text().await.expect("reading an element's text"));
+        }
+        out
+    }
+
+    async fn screenshot(&self, name: &str) -> PathBuf {
+        let png = self.c.screenshot().await.expect("taking a screenshot");
+        let dir = artifacts_dir();
+        std::fs::create_dir_all(&dir).expect("creating the artifacts folder");
+        let path = dir.join(format!("e2e-{name}.png"));
+        std::fs::write(&path, png).expect("writing the screenshot");
+        println!("screenshot: {}", path.display());
+        path
+    }
+
+    async fn fail(&self, why: &str) -> ! {
+        if let Ok(png) = self.c.screenshot().await {
+            let path = artifacts_dir().join("e2e-failure.png");
+            if std::fs::create_dir_all(artifacts_dir()).is_ok()
+                && std::fs::write(&path, png).is_ok()
+            {
+                println!("screenshot of the failure: {}", path.display());
+            }
+        }
+        if let Ok(html) = self.c.source().await {
+            println!("page at the failure:\n{html}");
+        }
+        panic!("{why}");
+    }
+}
+
+fn artifacts_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir).join("artifacts"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artifacts"),
+    }
+}
+
+/// An X display: `DISPLAY` if set, else our own `Xvfb`.
+struct Display {
+    name: String,
+    _xvfb: Option<ProcessGroup>,
+}
+
+impl Display {
+    fn start() -> Display {
+        if let Some(name) = std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) {
+            return Display { name, _xvfb: None };
+        }
+        let mut command = Command::new("Xvfb");
+        // -displayfd: Xvfb picks a free display and writes its number on fd 1 once ready.
+        command
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut xvfb = ProcessGroup::spawn("Xvfb", command);
+        let stdout = xvfb.child.stdout.take().expect("Xvfb's stdout is piped");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("reading Xvfb's display number");
+        let number = line.trim();
+        assert!(
+            !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()),
+            "Xvfb did not report a display number (got {line:?})"
+        );
+        Display {
+            name: format!(":{number}"),
+            _xvfb: Some(xvfb),
+        }
+    }
+}
+
+/// `tauri-driver` (and, below it, WebKitWebDriver and the app) in one process group.
+struct Driver {
+    port: u16,
+    _group: ProcessGroup,
+}
+
+impl Driver {
+    fn start(display: &str, data_dir: &Path, env: &[(&str, &Path)]) -> Driver {
+        let port = free_port();
+        let native_port = loop {
+            let p = free_port();
+            if p != port {
+                break p;
+            }
+        };
+        let mut command = Command::new("tauri-driver");
+        command
+            .args([
+                "--port",
+                &port.to_string(),
+                "--native-port",
+                &native_port.to_string(),
+            ])
+            // The app inherits this environment through WebKitWebDriver.
+            .env("DISPLAY", display)
+            .env("MINNE_DATA_DIR", data_dir)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        let group = ProcessGroup::spawn("tauri-driver", command);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "tauri-driver did not listen on port {port} within 20 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver {
+            port,
+            _group: group,
+        }
+    }
+
+    async fn connect(&self) -> Client {
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("browserName".into(), "wry".into());
+        capabilities.insert(
+            "tauri:options".into(),
+            serde_json::json!({ "application": env!("CARGO_BIN_EXE_minne-desktop") }),
+        );
+        ClientBuilder::native()
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("a WebDriver session with the app")
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free local port")
+}
+
+/// A child started as the leader of its own process group. Dropping it ends the whole group:
+/// TERM, then KILL after a grace period, so nothing it started (WebKitWebDriver, the app,
+/// WebKit's helper processes) outlives the test.
+struct ProcessGroup {
+    name: &'static str,
+    child: Child,
+}
+
+impl ProcessGroup {
+    fn spawn(name: &'static str, mut command: Command) -> ProcessGroup {
+        // Orphans of the group are re-parented to this process, which reaps them below, so
+        // "no process left in the group" can be checked without relying on init.
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+        command.process_group(0);
+        let child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {name}: {e}; run scripts/setup-system.sh"));
+        ProcessGroup { name, child }
+    }
+
+    fn pgid(&self) -> Pid {
+        Pid::from_raw(self.child.id() as i32)
+    }
+
+    /// Reaps every exited member of the group that is our child; true when none is left.
+    fn reap(&mut self) -> bool {
+        let group = Pid::from_raw(-self.pgid().as_raw());
+        loop {
+            match waitpid(group, Some(WaitPidFlag::WNOHANG)) {
+                Ok(nix::sys::wait::WaitStatus::StillAlive) => break,
+                Ok(_) => continue,
+                Err(_) => break, // ECHILD: none of our children is left in the group
+            }
+        }
+        killpg(self.pgid(), None).is_err()
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        let _ = killpg(self.pgid(), Signal::SIGTERM);
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while !self.reap() {
+            if Instant::now() >= deadline {
+                eprintln!(
+                    "{} did not end on TERM within 3 s: killing its process group",
+                    self.name
+                );
+                let _ = killpg(self.pgid(), Signal::SIGKILL);
+                let kill_deadline = Instant::now() + Duration::from_secs(2);
+                while !self.reap() && Instant::now() < kill_deadline {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.try_wait();
+    }
+}

@@ -1,0 +1,224 @@
+//! Act kinds (seed 004: "who said it changes what it is worth") from rule-based cues in
+//! English, Swedish and Danish, one sentence at a time. Only the user corrects; the assistant
+//! walking back its own claim retracts. Hedged intentions and other people's promises are
+//! observations (shared/data/capture/README.md, rules 2 to 7).
+
+use std::ops::Range;
+
+use super::cues::{self, find};
+use super::lang::Lang;
+use super::segment::Class;
+use super::token::{Kind, Token};
+use crate::model::{ActKind, Role};
+
+/// What the classifier knows about a sentence besides its words.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Context {
+    /// Who wrote it.
+    pub role: Role,
+    /// The message language.
+    pub lang: Lang,
+    /// It names a usable time.
+    pub has_time: bool,
+    /// One of its times lies ahead of the message time.
+    pub ahead: bool,
+    /// Named people in it.
+    pub people: usize,
+    /// Proper nouns in it.
+    pub proper: usize,
+}
+
+/// The class and cue kind of the sentence at tokens `range`.
+pub(crate) fn classify(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> (Class, Option<ActKind>) {
+    let toks = &t[range.clone()];
+    let all: Vec<&str> = toks.iter().map(|w| w.low.as_str()).collect();
+    let words: Vec<&str> = toks.iter().filter(|w| w.kind == Kind::Word).map(|w| w.low.as_str()).collect();
+    let digits = toks.iter().any(|w| w.kind == Kind::Number);
+    let question = toks.iter().rev().find(|w| w.kind == Kind::Punct && !w.is_any(&["\"", ")", "'"])).is_some_and(|w| w.is("?"));
+    let kind = kind_of(t, range, &all, &words, cx);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
+
+    let class = if words.is_empty() && !digits {
+        Class::Social
+    } else if kind.is_none() && !digits && !cx.has_time && words.iter().all(|w| cues::SOCIAL.contains(w)) {
+        Class::Social
+    } else if kind.is_none()
+        && !digits
+        && cx.proper == 0
+        && words.len() <= 6
+        && words.first().is_some_and(|w| cues::SOCIAL_OPENERS.contains(w))
+    {
+        // "thanks, that's really helpful", "Tak for i går!"
+        Class::Social
+    } else if kind.is_some() && words.len() <= 5 && !cx.has_time && !digits && cx.proper == 0 {
+        Class::Marker(kind)
+    } else if question && kind.is_none() {
+        let own = words.iter().any(|w| cues::first_person(w, cx.lang, false)) || cx.people > 0;
+        if cx.role == Role::User && own { Class::Content } else { Class::Lookup }
+    } else if cx.role != Role::User
+        && kind.is_none()
+        && !has(cues::SECOND_PERSON)
+        && !words.iter().any(|w| cues::first_person(w, cx.lang, false))
+        && cx.people == 0
+    {
+        // The assistant stating a plain fact nobody in the conversation owns: a lookup answer.
+        Class::Lookup
+    } else if words.len() <= 3 && kind.is_none() && !digits && !cx.has_time && cx.proper == 0 {
+        Class::Minor
+    } else {
+        Class::Content
+    };
+    (class, kind)
+}
+
+fn kind_of(t: &[Token<'_>], range: &Range<usize>, all: &[&str], words: &[&str], cx: &Context) -> Option<ActKind> {
+    let hedged = cues::any(all, cues::HEDGES) || modal_may(t, range);
+    let first_person = words.iter().any(|w| cues::first_person(w, cx.lang, true));
+    let decision = (first_person && cues::any(all, cues::DECISION))
+        || cues::any(all, cues::DECISION_BARE)
+        || negative_choice(words);
+    let commitment = promise(all) || plan(t, range, cx);
+    let contrast = contrast(all);
+    match cx.role {
+        Role::User => {
+            if cues::any(all, cues::CORRECTION) {
+                Some(ActKind::Correction)
+            } else if decision && !hedged {
+                Some(ActKind::Decision)
+            } else if commitment && !hedged {
+                Some(ActKind::Commitment)
+            } else if contrast || (denial(all) && (cx.has_time || copula(words))) || actually(all, cx) {
+                Some(ActKind::Correction)
+            } else {
+                None
+            }
+        }
+        _ => {
+            let apology = cues::any(all, cues::APOLOGY);
+            if cues::any(all, cues::RETRACTION) || (apology && contrast) {
+                Some(ActKind::Retraction)
+            } else if commitment && !hedged {
+                Some(ActKind::Commitment)
+            } else if decision && !hedged {
+                Some(ActKind::Decision)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Lower-case "may" is the modal ("it may not happen"); "May" is the month.
+fn modal_may(t: &[Token<'_>], range: &Range<usize>) -> bool {
+    t[range.clone()].iter().any(|w| w.is("may") && !w.is_capitalised())
+}
+
+/// "X, not Y", "not X but Y", "inte X utan Y", "ikke X – det var Y": a value set against
+/// another, the shape of a correction.
+fn contrast(all: &[&str]) -> bool {
+    const SHAPES: &[&str] = &[
+        ", not", ", inte", ", ikke", "– not", "— not", "- not", "– inte", "— inte", "- inte",
+        "– ikke", "— ikke", "- ikke", "and not", "not * but", "inte * utan", "ikke * men",
+        "isn't * it's", "not * – it", "not * — it", "inte * – det", "inte * — det",
+        "ikke * – det", "ikke * — det", "ikke * - det", "inte * - det",
+    ];
+    cues::any(all, SHAPES)
+}
+
+/// A sentence opening with a denial ("No, ...", "Och nej, ...", "Nej, ..."), not an
+/// exclamation ("No way", "Nej men ...") or a refusal ("No thanks").
+fn denial(all: &[&str]) -> bool {
+    let mut i = 0;
+    if all.first().is_some_and(|w| ["and", "och", "og", "oh", "but", "men"].contains(w)) {
+        i = 1;
+    }
+    let opens = all.get(i).is_some_and(|w| ["no", "nope", "nah", "nej", "nä", "nix"].contains(w));
+    let next = all.get(i + 1).copied();
+    let after = all.get(i + 2).copied();
+    opens
+        && next.is_none_or(|n| [",", ".", "!", "–", "—", "-", ":"].contains(&n))
+        && after.is_none_or(|a| !cues::NOT_A_DENIAL.contains(&a))
+}
+
+fn copula(words: &[&str]) -> bool {
+    const BE: &[&str] = &["is", "are", "was", "were", "it's", "that's", "är", "var", "er", "blir", "bliver"];
+    words.iter().any(|w| BE.contains(w))
+}
+
+/// "Actually, ..." with a value: "Actually, the dinner is at eight."
+fn actually(all: &[&str], cx: &Context) -> bool {
+    let opens = all.first().is_some_and(|w| ["actually", "egentligen", "faktisk"].contains(w));
+    opens && all.get(1) == Some(&",") && cx.has_time
+}
+
+/// A promise cue not followed by a stance verb ("I'll believe it ..."), and not the "I'll see"
+/// of a hedge.
+fn promise(all: &[&str]) -> bool {
+    cues::COMMITMENT.iter().any(|phrase| {
+        let Some(k) = find(all, phrase) else { return false };
+        let mut next = k + phrase.split(' ').count();
+        if all.get(next).is_some_and(|w| ["also", "just", "definitely", "then", "också", "også", "nok"].contains(w)) {
+            next += 1;
+        }
+        let word = all.get(next).copied();
+        let stance = word.is_some_and(|w| cues::NOT_A_PROMISE.contains(&w));
+        let wait_and_see = word == Some("see")
+            && all.get(next + 1).is_none_or(|w| ["if", "how", "what", "whether", "when", "about", ".", ",", "!"].contains(w));
+        let asked = k > 0 && ["if", "om", "hvis", "when", "unless"].contains(&all[k - 1]);
+        word.is_some() && !stance && !wait_and_see && !asked
+    })
+}
+
+/// A firm plan in the present tense with a time ahead: "I'm taking the kids ... next Friday",
+/// "Jag skickar offerten ... senast på fredag", "Om en halv time tjekker jeg".
+fn plan(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> bool {
+    if !cx.ahead {
+        return false;
+    }
+    let w = |i: usize| t.get(i).filter(|_| range.contains(&i)).map(|x| x.low.as_str());
+    let acts = |v: &str| !cues::STATIVE.contains(&v) && v.len() > 2;
+    range.clone().any(|i| match (cx.lang, w(i)) {
+        (Lang::En, Some("i'm" | "we're")) => w(i + 1).is_some_and(|v| v.ends_with("ing") && acts(v)),
+        (Lang::En, Some("i" | "we")) => match w(i + 1) {
+            Some("am" | "are") => w(i + 2).is_some_and(|v| v.ends_with("ing") && acts(v)),
+            Some(v) => acts(v) && !v.ends_with("ed") && !v.contains('\'') && !AUX.contains(&v),
+            None => false,
+        },
+        (Lang::Sv | Lang::Da, Some("jag" | "jeg" | "vi")) => {
+            let present = |v: &str| v.ends_with('r') && acts(v) && !NOT_VERBS.contains(&v);
+            w(i + 1).is_some_and(present) || (i > range.start && w(i - 1).is_some_and(present))
+        }
+        _ => false,
+    })
+}
+
+const AUX: &[&str] = &[
+    "will", "would", "could", "should", "can", "can't", "cannot", "don't", "didn't", "won't",
+    "might", "may", "must", "do", "did", "just", "also", "never", "still", "think", "really",
+];
+
+/// Words ending in -r that are not present-tense verbs.
+const NOT_VERBS: &[&str] = &[
+    "när", "eller", "hur", "där", "här", "efter", "under", "över", "mer", "för", "der", "her",
+    "når", "hvor", "over", "for", "før", "mere", "senere", "tidligere", "aldrig", "altid", "sedan",
+    "nu", "år", "timer",
+];
+
+/// "We're not renewing the lease", "I'm not going to", "vi ska inte": choosing not to.
+fn negative_choice(words: &[&str]) -> bool {
+    const SHAPES: &[&str] = &[
+        "we're not going to", "we are not going to", "i'm not going to", "i am not going to",
+        "vi ska inte", "jag ska inte", "vi kommer inte att", "vi skal ikke", "jeg skal ikke",
+    ];
+    if cues::any(words, SHAPES) {
+        return true;
+    }
+    words.windows(3).any(|w| {
+        let subject = matches!(w[0], "we're" | "i'm") && w[1] == "not";
+        let act = w[2].ends_with("ing") && !cues::STATIVE.contains(&w[2]) && w[2] != "going";
+        subject && act
+    }) || words.windows(3).any(|w| matches!(w[0], "we" | "i") && w[1] == "won't" && w[2] != "be")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,320 @@
+//! Who: the named people in an episode other than the user and the assistant, in base form
+//! (shared/data/capture/README.md, rule 9): no titles or kinship words ("Grandad Walt" →
+//! "Walt", "tandlæge Holm" → "Holm"), no possessive endings ("Oskars" → "Oskar"), full names
+//! kept ("Aurelia Finch"), and no companies, places or pets.
+//!
+//! A capitalised word is a person when it is a common given name (names.txt) or its context
+//! says so: a title before it, a verb of saying after it, "with ___", "___ and I". A
+//! determiner or a place preposition before it ("the Vireo pilot", "i Luleå", "at Arlanda")
+//! makes it a thing or a place. In a shouted sentence capitals carry no information, so only
+//! known given names count.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use super::token::{Kind, Token};
+
+fn given_names() -> &'static HashSet<&'static str> {
+    static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        include_str!("names.txt")
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect()
+    })
+}
+
+/// Whether a lower-case word is a common given name.
+pub(crate) fn is_given_name(low: &str) -> bool {
+    given_names().contains(low)
+}
+
+/// Titles and kinship words: the name after one is a person, and the word itself is dropped.
+const TITLES: &[&str] = &[
+    "mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor", "sir", "dame", "aunt",
+    "auntie", "uncle", "grandma", "grandpa", "granny", "grandad", "granddad", "grandmother",
+    "grandfather", "nana", "cousin", "brother", "sister", "colleague", "boss", "friend",
+    "neighbour", "neighbor", "coach", "nurse", "dentist", "farmor", "farfar", "mormor", "morfar",
+    "moster", "faster", "morbror", "farbror", "kusin", "kollegan", "kollega", "chefen", "vännen",
+    "kompisen", "grannen", "tandläkare", "tandläkaren", "doktor", "läkaren", "bror", "syster",
+    "lillebror", "storebror", "lillasyster", "storasyster", "tante", "onkel", "fætter",
+    "kusine", "kollegaen", "chefen", "vennen", "naboen", "tandlæge", "tandlægen", "lægen",
+    "søster", "lillebror", "storebror", "lillesøster", "storesøster", "oldemor", "oldefar",
+];
+
+/// Capitalised words that are not names: pronouns, days, months, languages, holidays.
+const NOT_NAMES: &[&str] = &[
+    "i", "i'm", "i'll", "i've", "i'd", "ok", "okay", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may",
+    "june", "july", "august", "september", "october", "november", "december", "english",
+    "swedish", "danish", "norwegian", "german", "french", "spanish", "christmas", "easter",
+    "jul", "påsk", "påske", "midsommar", "god", "mum", "mom", "dad", "mamma", "pappa", "mor",
+    "far", "tv", "ai", "omg", "lol",
+];
+
+/// Given names that are also common words: a name only away from the start of a sentence.
+const AMBIGUOUS: &[&str] = &[
+    "will", "mark", "bill", "frank", "rich", "art", "guy", "pat", "sue", "don", "dawn", "rose",
+    "iris", "ivy", "lily", "holly", "robin", "penny", "joy", "grace", "april", "august", "jack",
+    "max", "ray", "lance", "wade", "glen", "dean", "miles", "val", "ted", "dale", "hazel", "olive",
+    "violet", "ruby", "amber", "crystal", "jasmine", "willow", "daisy", "poppy", "rosa", "hans",
+    "per", "bo", "dag", "liv", "sten", "stig", "siv", "line", "eve", "may", "kim", "august",
+];
+
+/// Function words that open sentences in capitals and happen to be names somewhere ("Min",
+/// "Han", "Jan"): never a name at the start of a sentence.
+const FUNCTION_WORDS: &[&str] = &[
+    "min", "din", "sin", "han", "hon", "hun", "den", "det", "vi", "jag", "jeg", "man", "for",
+    "til", "med", "nu", "mer", "men", "om", "en", "et", "ett", "så", "da", "då", "der", "her",
+    "hvor", "var", "kan", "vil", "ska", "skal", "jan", "sol", "mina", "mine",
+];
+
+/// Nouns after a possessive that belong to a person ("Marguerite's birthday", "Elsas kalas").
+const PERSON_NOUNS: &[&str] = &[
+    "birthday", "wedding", "funeral", "party", "husband", "wife", "partner", "boyfriend",
+    "girlfriend", "mum", "mom", "dad", "son", "daughter", "kids", "children", "baby", "sister",
+    "brother", "parents", "family", "kalas", "födelsedag", "bröllop", "begravning", "fest", "man",
+    "fru", "sambo", "pojkvän", "flickvän", "mamma", "pappa", "dotter", "barn", "bebis", "syster",
+    "bror", "föräldrar", "fødselsdag", "bryllup", "begravelse", "mand", "kone", "kæreste", "mor",
+    "far", "søn", "datter", "børn", "søster", "forældre",
+];
+
+/// Words before a name that make it a thing ("the Vireo pilot", "vår Volvo").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "our", "my", "your", "their", "this", "that", "den", "det", "en", "ett",
+    "et", "vår", "vårt", "min", "mitt", "din", "ditt", "vores", "mit", "dit",
+];
+
+/// Prepositions of place: after one, even a given name is a place ("in Florence").
+const IN_PLACE: &[&str] = &["in", "i", "from", "från", "fra", "near", "nära", "via"];
+
+/// Prepositions that take places or companies, and people only when the word is a known name
+/// ("at Arlanda", "på Kvarnbo", "hos Lundgaard", but "till Göran").
+const AT_PLACE: &[&str] = &["at", "to", "på", "till", "til", "hos", "vid", "ved", "for", "för"];
+
+/// Verbs after a capitalised word that make it someone ("Callum says", "Henrik ringde").
+const PERSON_VERBS: &[&str] = &[
+    "says", "said", "told", "asked", "called", "texted", "emailed", "wrote", "thinks", "wants",
+    "lands", "landed", "arrives", "arrived", "came", "left", "säger", "sa",
+    "sade", "berättade", "ringde", "skrev", "frågade", "tycker", "landar", "fyller", "fick",
+    "siger", "sagde", "fortalte", "ringede", "spurgte", "synes", "lander", "fylder", "fødte",
+    "fik",
+];
+
+/// The people named in tokens `range` (not counting tokens in `skip`, the time expressions),
+/// and every proper noun there (lower case), in order of appearance.
+pub(crate) struct Found {
+    /// Named people, base form, each once.
+    pub people: Vec<String>,
+    /// All proper nouns, lower case: people, places, companies, projects.
+    pub proper: Vec<String>,
+}
+
+/// Whether a sentence is shouted: most of its words are in capitals.
+pub(crate) fn shouted(t: &[Token<'_>], range: &Range<usize>) -> bool {
+    let words: Vec<&Token<'_>> = t[range.clone()]
+        .iter()
+        .filter(|w| w.kind == Kind::Word && w.raw.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .collect();
+    !words.is_empty() && words.iter().filter(|w| w.is_all_caps()).count() * 5 >= words.len() * 3
+}
+
+/// Finds people and proper nouns in one sentence.
+pub(crate) fn scan(t: &[Token<'_>], range: Range<usize>, skip: &[Range<usize>]) -> Found {
+    let mut found = Found { people: Vec::new(), proper: Vec::new() };
+    let masked = |i: usize| skip.iter().any(|r| r.contains(&i));
+    if shouted(t, &range) {
+        for i in range.clone().filter(|&i| !masked(i)) {
+            if t[i].kind == Kind::Word && is_given_name(&t[i].low) && !t[i].is_any(AMBIGUOUS) {
+                push(&mut found.people, title_case(&t[i].low));
+            }
+        }
+        return found;
+    }
+    let first_word = range.clone().find(|&i| t[i].kind == Kind::Word);
+    let mut runs: Vec<(Range<usize>, Role)> = Vec::new();
+    let mut i = range.start;
+    while i < range.end {
+        if masked(i) || !(t[i].kind == Kind::Word && t[i].is_capitalised()) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < range.end && !masked(i) && t[i].kind == Kind::Word && t[i].is_capitalised() {
+            i += 1;
+        }
+        let role = classify(t, start..i, first_word == Some(start), &range);
+        runs.push(role);
+    }
+    // "Tobi and Ama": a word joined to a person by "and" is a person too.
+    for k in 0..runs.len() {
+        for j in 0..runs.len() {
+            let (a, b) = (&runs[k], &runs[j]);
+            let joined = a.0.end + 1 == b.0.start && t[a.0.end].is_any(&["and", "och", "og", "&"]);
+            if joined && a.1 == Role::Person && b.1 == Role::Unknown {
+                runs[j].1 = Role::Person;
+            }
+            let (a, b) = (&runs[k], &runs[j]);
+            if joined && b.1 == Role::Person && a.1 == Role::Unknown {
+                runs[k].1 = Role::Person;
+            }
+        }
+    }
+    for (r, role) in runs {
+        if r.is_empty() {
+            continue;
+        }
+        let words: Vec<String> = r.clone().map(|i| base_form(t, i, i + 1 == r.end)).collect();
+        let name = words.join(" ");
+        push(&mut found.proper, name.to_lowercase());
+        if role == Role::Person {
+            push(&mut found.people, name);
+        }
+    }
+    found
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Person,
+    Thing,
+    Unknown,
+}
+
+/// Classifies a run of capitalised words, trimming titles and a sentence-initial common word;
+/// returns the trimmed run and its role.
+fn classify(t: &[Token<'_>], run: Range<usize>, initial: bool, sentence: &Range<usize>) -> (Range<usize>, Role) {
+    let first = if initial { Some(run.start) } else { None };
+    let mut r = run;
+    let mut titled = r.start > sentence.start && t[r.start - 1].is_any(TITLES)
+        || (r.start >= sentence.start + 2 && t[r.start - 1].is(".") && t[r.start - 2].is_any(TITLES));
+    while r.start < r.end {
+        let w = &t[r.start];
+        // A capital at the start of a sentence says nothing, unless the word is a known name
+        // or a verb of saying follows ("Benedikt says ...").
+        let speaks = t.get(r.start + 1).is_some_and(|n| n.is_any(PERSON_VERBS));
+        let at_start = first == Some(r.start);
+        if w.is_any(TITLES) {
+            titled = true;
+            r.start += 1;
+        } else if w.is_any(NOT_NAMES)
+            || (at_start && w.is_any(FUNCTION_WORDS))
+            || (at_start && !is_given_name(&stem(&w.low)) && !speaks)
+            || (at_start && w.is_any(AMBIGUOUS))
+        {
+            r.start += 1;
+            titled = false;
+        } else {
+            break;
+        }
+    }
+    while r.start < r.end && t[r.end - 1].is_any(NOT_NAMES) {
+        r.end -= 1;
+    }
+    if r.is_empty() {
+        return (r, Role::Thing);
+    }
+    let prev = (r.start > sentence.start).then(|| &t[r.start - 1]);
+    let next = t.get(r.end).filter(|_| r.end < sentence.end);
+    let known = is_given_name(&stem(&t[r.start].low)) && !(r.len() == 1 && t[r.start].is_any(AMBIGUOUS) && initial);
+    let role = if titled {
+        Role::Person
+    } else if prev.is_some_and(|p| p.is_any(DETERMINERS) || p.is_any(IN_PLACE)) {
+        Role::Thing
+    } else if known {
+        Role::Person
+    } else if r.len() > 1 || prev.is_some_and(|p| p.is_any(AT_PLACE)) {
+        Role::Thing
+    } else if prev.is_some_and(|p| p.is_any(&["with", "med"]))
+        || next.is_some_and(|n| n.is_any(PERSON_VERBS))
+        || (possessive(&t[r.end - 1].low) && next.is_some_and(|n| n.is_any(PERSON_NOUNS)))
+        || (r.len() == 1 && referred_to(t, r.end, sentence))
+        || (next.is_some_and(|n| n.is_any(&["and", "och", "og"]))
+            && t.get(r.end + 1).is_some_and(|n| n.is_any(&["i", "jag", "jeg", "me"])))
+    {
+        Role::Person
+    } else {
+        Role::Unknown
+    };
+    (r, role)
+}
+
+fn possessive(low: &str) -> bool {
+    low.ends_with("'s") || low.ends_with('\'') || low.ends_with('s')
+}
+
+/// Whether a person pronoun follows within four words ("Rafferty finally passed his test").
+fn referred_to(t: &[Token<'_>], from: usize, sentence: &Range<usize>) -> bool {
+    (from..(from + 4).min(sentence.end)).any(|i| t[i].is_any(super::cues::PERSON_PRONOUNS))
+}
+
+/// A word without a possessive ending: "Nadia's" → "nadia", "Oskars" → "oskar" when that is a
+/// known name.
+fn stem(low: &str) -> String {
+    if let Some(s) = low.strip_suffix("'s").or_else(|| low.strip_suffix('\'')) {
+        return s.to_string();
+    }
+    if !is_given_name(low)
+        && let Some(s) = low.strip_suffix('s')
+        && is_given_name(s)
+    {
+        return s.to_string();
+    }
+    low.to_string()
+}
+
+/// The word as written, without a possessive ending on the last word of a name.
+fn base_form(t: &[Token<'_>], i: usize, last: bool) -> String {
+    let raw = t[i].raw.replace('’', "'");
+    if !last {
+        return raw;
+    }
+    let low = t[i].low.as_str();
+    let stemmed = stem(low);
+    if stemmed.len() < low.len() { raw.get(..stemmed.len()).map_or(raw.clone(), str::to_string) } else { raw }
+}
+
+fn title_case(low: &str) -> String {
+    let mut chars = low.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+fn push(list: &mut Vec<String>, item: String) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::rules::token::tokenize;
+    use rstest::rstest;
+
+    fn people(text: &str) -> Vec<String> {
+        let t = tokenize(text);
+        scan(&t, 0..t.len(), &[]).people
+    }
+
+    #[rstest]
+    #[case("Had lunch with Grandad Walt at the Blue Anchor.", &["Walt"])]
+    #[case("Tiden hos tandlæge Nørgaard er flyttet.", &["Nørgaard"])]
+    #[case("Vi firar Elsas födelsedag på Café Sol.", &["Elsa"])]
+    #[case("Drinks with Aurelia Finch after work.", &["Aurelia Finch"])]
+    #[case("We signed with Hedlund Bygg for the kitchen.", &[])]
+    #[case("Flyget till Göteborg är inställt.", &[])]
+    #[case("Benedikt says the cabin is free in July.", &["Benedikt"])]
+    #[case("Dinner with Kofi and Yewande tonight.", &["Kofi", "Yewande"])]
+    #[case("Our dog Biscuit ate the Brennan report.", &[])]
+    #[case("Will you remind me?", &[])]
+    #[case("MET HANNA AT THE GYM!!!", &["Hanna"])]
+    fn participants_follow_the_readme_rules(#[case] text: &str, #[case] expected: &[&str]) {
+        assert_eq!(
+            people(text),
+            expected,
+            "titles and possessives are dropped, full names kept, companies, places and pets left out: {text}"
+        );
+    }
+}

@@ -1,0 +1,287 @@
+//! Segmentation (seed 004, encode: "one episode per distinct happening"): a message is cut
+//! into sentences, and sentences are grouped into happenings. Reasons, reactions and details
+//! stay with the happening they follow (shared/data/capture/README.md, rule 1); routine bits
+//! ("Long day.", "thanks!") get no episode of their own.
+
+use std::ops::Range;
+
+use super::cues;
+use super::lang::Lang;
+use super::token::{Kind, Token};
+use crate::model::ActKind;
+
+/// Words after which a full stop does not end a sentence ("kl. 16.30", "t.ex.", "Dr. Holm").
+const ABBREVIATIONS: &[&str] = &[
+    "kl", "ca", "mr", "mrs", "ms", "dr", "st", "nr", "tel", "jfr", "resp", "bl", "ex", "fx", "vs",
+    "approx", "inkl", "exkl", "ang", "osv", "dvs", "eg", "ie", "prof", "sr", "jr", "sept", "okt",
+    "oct", "nov", "dec",
+];
+
+/// Cuts tokens into sentences: at `!`, `?`, `…`, `;` and line breaks always, and at `.` when
+/// what follows starts a new sentence (a capital, a digit or the end) and the word before is
+/// not an abbreviation or a single letter. Returns token ranges.
+pub(crate) fn sentences(t: &[Token<'_>]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < t.len() {
+        if i > start && t[i].newline_before {
+            out.push(start..i);
+            start = i;
+        }
+        let tok = &t[i];
+        let hard = tok.kind == Kind::Punct && tok.is_any(&["!", "?", "…", ";"]);
+        let stop = tok.is(".") && full_stop(t, i);
+        if hard || stop {
+            let mut end = i + 1;
+            while t.get(end).is_some_and(|n| {
+                n.kind == Kind::Punct && n.is_any(&["!", "?", ".", "…", "\"", "'", ")", "”", "»"]) && !n.newline_before
+            }) {
+                end += 1;
+            }
+            out.push(start..end);
+            start = end;
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    if start < t.len() {
+        out.push(start..t.len());
+    }
+    out
+}
+
+/// Splits a sentence where a coordinator opens a first-person promise or decision after a
+/// statement about something else: "The board pack is due by the end of the month and I'll
+/// draft the summary this week." Two happenings, two parts; the coordinator (and a comma
+/// before it) belongs to neither. A left part with its own first-person subject ("We talked
+/// it over and we're not buying") is one narrative and stays whole.
+pub(crate) fn split_clauses(t: &[Token<'_>], sentences: Vec<Range<usize>>, lang: Lang) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(sentences.len());
+    for s in sentences {
+        let mut start = s.start;
+        for k in s.clone() {
+            if !t[k].is_any(&["and", "but", "so", "och", "men", "så", "og"]) || k + 1 >= s.end {
+                continue;
+            }
+            let person = |w: &Token<'_>| cues::first_person(&w.low, lang, true);
+            let right: Vec<&str> = t[k + 1..s.end].iter().map(|w| w.low.as_str()).collect();
+            let acts = cues::any(&right, cues::COMMITMENT) || cues::any(&right, cues::DECISION);
+            // "... and I'll remind you an hour before" leans on the left part: one happening.
+            let leans_back = right.iter().any(|w| cues::ANAPHORS.contains(w) || LEANING.contains(w));
+            let mut left_end = k;
+            if left_end > start && t[left_end - 1].is(",") {
+                left_end -= 1;
+            }
+            let left = &t[start..left_end];
+            let left_words = left.iter().filter(|w| w.is_word()).count();
+            if person(&t[k + 1]) && acts && !leans_back && left_words >= 3 && !left.iter().any(person) {
+                out.push(start..left_end);
+                start = k + 1;
+            }
+        }
+        out.push(start..s.end);
+    }
+    out
+}
+
+/// Words that tie a clause to the one before it in time.
+const LEANING: &[&str] = &["before", "after", "afterwards", "innan", "efter", "efteråt", "før", "inden", "bagefter"];
+
+fn full_stop(t: &[Token<'_>], i: usize) -> bool {
+    let before = i.checked_sub(1).map(|b| &t[b]);
+    let abbreviation = before.is_some_and(|b| {
+        b.kind == Kind::Word && (b.is_any(ABBREVIATIONS) || b.raw.chars().count() == 1)
+    });
+    match t.get(i + 1) {
+        None => true,
+        Some(next) if next.newline_before => true,
+        Some(next) => {
+            let opens = next.is_capitalised() || next.kind == Kind::Number || next.is_any(&["\"", "(", "“", "«"]);
+            opens && !abbreviation
+        }
+    }
+}
+
+/// What a sentence is, for grouping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// Greetings, thanks, acknowledgements ("ok sounds good, thanks!", "Tack så mycket!").
+    Social,
+    /// A short aside with no names, numbers or time ("Long day.", "Who knows.", "Helt
+    /// magiskt!"): a reaction to what came before, or a routine opener.
+    Minor,
+    /// A lookup: a question with nothing of the speaker's own in it, or the assistant's plain
+    /// answer to one ("18% of 240 is 43.2.").
+    Lookup,
+    /// An act cue with hardly any content ("That's not right.", "I told you.", "My mistake.",
+    /// "JAG HAR BESTÄMT MIG!!!"): it gives its kind to the happening next to it.
+    Marker(Option<ActKind>),
+    /// A sentence that says something.
+    Content,
+}
+
+/// What grouping needs to know about one sentence.
+#[derive(Debug, Clone)]
+pub(crate) struct Facts {
+    /// Its class.
+    pub class: Class,
+    /// The act kind its own cues give, `None` for a plain statement.
+    pub kind: Option<ActKind>,
+    /// Opens with a topic shift ("Also", "Separately", "Förresten", "Desuden").
+    pub separator: bool,
+    /// Names a usable time of its own.
+    pub has_time: bool,
+    /// Proper nouns in it (lower case), to see whether it brings in something new.
+    pub entities: Vec<String>,
+    /// A long first-person statement with no word pointing back ("it", "she", "det"): a new
+    /// happening rather than a detail.
+    pub independent: bool,
+}
+
+/// One happening: consecutive sentences and the kind they share.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Group {
+    /// Sentence indices.
+    pub sentences: Range<usize>,
+    /// Its act kind.
+    pub kind: ActKind,
+}
+
+/// Groups sentences into happenings. A content sentence starts a new happening when it has an
+/// act cue of its own, opens with a separator, names its own time, brings in a new name, or
+/// stands on its own; otherwise it is a detail of the happening before it. Markers lend their
+/// kind forward (a leading "That's not right.") or backward ("... I told you."). Social and
+/// lookup sentences never join a happening; minor ones join the one before as a reaction.
+pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut entities: Vec<String> = Vec::new();
+    let mut pending: Option<(usize, Option<ActKind>)> = None;
+    for (i, f) in facts.iter().enumerate() {
+        match f.class {
+            Class::Social | Class::Lookup => {}
+            Class::Minor => {
+                if let Some(g) = groups.last_mut().filter(|g| g.sentences.end == i) {
+                    g.sentences.end = i + 1;
+                }
+            }
+            Class::Marker(kind) => {
+                let next_content = facts[i + 1..].iter().find(|n| n.class != Class::Social);
+                let leads = next_content.is_some_and(|n| n.class == Class::Content);
+                match groups.last_mut() {
+                    Some(g) if !leads => {
+                        g.sentences.end = i + 1;
+                        if let Some(k) = kind {
+                            g.kind = stronger_on_backward(g.kind, k);
+                        }
+                    }
+                    _ => pending = Some((pending.map_or(i, |p| p.0), kind.or(pending.and_then(|p| p.1)))),
+                }
+            }
+            Class::Content => {
+                let continues = groups.last().is_some_and(|g| {
+                    g.sentences.end == i
+                        && pending.is_none()
+                        && f.kind.is_none()
+                        && !f.separator
+                        && !f.has_time
+                        && !f.independent
+                        && f.entities.iter().all(|e| entities.contains(e))
+                });
+                if continues {
+                    if let Some(g) = groups.last_mut() {
+                        g.sentences.end = i + 1;
+                    }
+                } else {
+                    let (start, lent) = pending.take().map_or((i, None), |(s, k)| (s, k));
+                    let kind = match (lent, f.kind) {
+                        (Some(k), Some(own)) => own.min(k),
+                        (Some(k), None) => k,
+                        (None, Some(own)) => own,
+                        (None, None) => ActKind::Observation,
+                    };
+                    groups.push(Group { sentences: start..i + 1, kind });
+                    entities.clear();
+                }
+                entities.extend(f.entities.iter().cloned());
+            }
+        }
+    }
+    if let Some((start, Some(kind))) = pending {
+        // Only markers and small talk: the marker is the happening ("No, that's wrong.").
+        groups.push(Group { sentences: start..facts.len(), kind });
+    }
+    groups
+}
+
+/// A trailing marker upgrades a plain observation ("The launch is Friday. I told you.") but
+/// never turns a decision or commitment into something else.
+fn stronger_on_backward(current: ActKind, marker: ActKind) -> ActKind {
+    if current == ActKind::Observation { marker } else { current.min(marker) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::rules::token::tokenize;
+    use rstest::rstest;
+
+    fn texts(text: &str) -> Vec<String> {
+        let t = tokenize(text);
+        sentences(&t)
+            .into_iter()
+            .map(|r| text[t[r.start].span.start..t[r.end - 1].span.end].to_string())
+            .collect()
+    }
+
+    #[rstest]
+    #[case("Tiden er i morgen kl. 8, ikke kl. 9. Om en halv time tjekker jeg.", 2)]
+    #[case("Han kommer den 3. maj. Vi ses!", 2)]
+    #[case("The total is 43.2. Thanks!", 2)]
+    #[case("Ask Dr. Holm about it. She knows.", 2)]
+    #[case("WOW!!! That was fast", 2)]
+    #[case("first line\nsecond line", 2)]
+    #[case("Meet at 7:30, then lunch.", 1)]
+    fn sentence_ends_respect_abbreviations_and_numbers(#[case] text: &str, #[case] n: usize) {
+        assert_eq!(
+            texts(text).len(),
+            n,
+            "`kl.`, `Dr.`, `3. maj` and decimals must not end a sentence, `!!!` and line breaks must: {:?}",
+            texts(text)
+        );
+    }
+
+    fn content(kind: Option<ActKind>) -> Facts {
+        Facts { class: Class::Content, kind, separator: false, has_time: false, entities: vec![], independent: false }
+    }
+
+    #[test]
+    fn details_join_and_cues_split() {
+        let mut second = content(None);
+        second.entities = vec![];
+        let facts = vec![content(Some(ActKind::Correction)), second, content(Some(ActKind::Commitment))];
+        let groups = group(&facts);
+        assert_eq!(
+            groups,
+            vec![
+                Group { sentences: 0..2, kind: ActKind::Correction },
+                Group { sentences: 2..3, kind: ActKind::Commitment }
+            ],
+            "a plain detail stays with the correction before it; a sentence with its own cue is a new happening"
+        );
+    }
+
+    #[test]
+    fn a_leading_marker_lends_its_kind_forward() {
+        let facts = vec![
+            Facts { class: Class::Marker(Some(ActKind::Correction)), ..content(None) },
+            content(None),
+        ];
+        assert_eq!(
+            group(&facts),
+            vec![Group { sentences: 0..2, kind: ActKind::Correction }],
+            "\"That's not right. The release is Friday.\" is one correction, quoted from the marker on"
+        );
+    }
+}

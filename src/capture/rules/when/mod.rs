@@ -1,0 +1,104 @@
+//! When: relative time expressions resolved against the message's own time and UTC offset
+//! (DESIGN.md, Episode: "Friday", "this morning", "i fredags", "næste uge";
+//! shared/data/capture/README.md, time conventions and the interval table).
+//!
+//! [`atom`] finds the smallest expressions, [`compound`] joins neighbours and reads deadline
+//! and negation words before them, [`resolve`] turns one into an interval. Vague expressions
+//! ("some day", "snart", "en dag") match nothing, so they resolve to no time at all.
+
+mod atom;
+mod compound;
+mod lexicon;
+mod resolve;
+
+use std::ops::Range;
+
+use chrono::{DateTime, FixedOffset};
+
+pub(crate) use compound::{Compound, find};
+pub(crate) use resolve::Reference;
+
+use super::token::Token;
+use crate::model::EventTime;
+
+/// Whether compound `c` lies inside the token range `range`.
+fn inside(c: &Compound, range: &Range<usize>) -> bool {
+    c.tokens.start >= range.start && c.tokens.end <= range.end
+}
+
+/// Whether a compound can stand for an episode's time: not a rejected value, not vague.
+fn usable(c: &Compound) -> bool {
+    !c.negated && !c.vague
+}
+
+/// The indices of the usable time expressions inside `range`.
+pub(crate) fn usable_in(all: &[Compound], range: &Range<usize>) -> Vec<usize> {
+    (0..all.len()).filter(|&k| usable(&all[k]) && inside(&all[k], range)).collect()
+}
+
+/// Whether any usable expression inside `range` lies ahead of the message time (ends after
+/// it): the mark of a plan ("jag skickar ... senast på fredag").
+pub(crate) fn any_ahead(all: &[Compound], range: &Range<usize>, r: &Reference) -> bool {
+    usable_in(all, range)
+        .into_iter()
+        .filter_map(|k| resolve::resolve(&all[k], r, anchor_for(all, k, r)))
+        .any(|(_, end)| end > r.ts)
+}
+
+/// The event an "an hour before" (compound `k`) is relative to: the nearest instant named in
+/// the same sentence, else the latest one named before it in the message.
+fn anchor_for(all: &[Compound], k: usize, r: &Reference) -> Option<DateTime<FixedOffset>> {
+    let me = &all[k];
+    let instants: Vec<(usize, DateTime<FixedOffset>)> = (0..all.len())
+        .filter(|&j| j != k && usable(&all[j]) && all[j].offset.is_none())
+        .filter_map(|j| resolve::resolve(&all[j], r, None).filter(|(a, b)| a == b).map(|(a, _)| (j, a)))
+        .collect();
+    let same_sentence = instants
+        .iter()
+        .filter(|(j, _)| all[*j].sentence == me.sentence)
+        .min_by_key(|(j, _)| all[*j].tokens.start.abs_diff(me.tokens.start));
+    same_sentence.or_else(|| instants.iter().rfind(|(j, _)| *j < k)).map(|(_, t)| *t)
+}
+
+/// The time of an episode covering tokens `range`: its first usable expression, or its last
+/// one when `prefer_last` (a correction or retraction names the old value first: "I told you
+/// Wednesday, but it's Thursday"). A lone clock time later in the same sentence completes a
+/// day ("Thursday the 12th, arriving at 18:40").
+pub(crate) fn pick(
+    t: &[Token<'_>],
+    text: &str,
+    all: &[Compound],
+    range: &Range<usize>,
+    prefer_last: bool,
+    r: &Reference,
+) -> Option<EventTime> {
+    let found = usable_in(all, range);
+    let dated: Vec<usize> = found.iter().copied().filter(|&k| !all[k].clock_only()).collect();
+    // "I'll remind you an hour before": the episode's own time is the relative one.
+    let relative = found.iter().copied().find(|&k| matches!(all[k].offset, Some(atom::Atom::Relative(_))));
+    let chosen = relative
+        .or_else(|| if prefer_last { dated.last() } else { dated.first() }.copied())
+        .or(found.first().copied())?;
+    let mut c = all[chosen].clone();
+    let mut expression = quote(t, text, &c.tokens)?.to_string();
+    if c.has_day() && c.clock.is_none() && c.span.is_none() {
+        let clock = found.iter().map(|&k| &all[k]).find(|o| {
+            o.clock_only() && o.sentence == c.sentence && o.tokens.start >= c.tokens.end
+        });
+        if let Some(o) = clock {
+            c.clock = o.clock;
+            expression = format!("{expression}, {}", quote(t, text, &o.tokens)?);
+        }
+    }
+    let (start, end) = resolve::resolve(&c, r, anchor_for(all, chosen, r))?;
+    Some(EventTime { expression, start, end })
+}
+
+fn quote<'a>(t: &[Token<'_>], text: &'a str, tokens: &Range<usize>) -> Option<&'a str> {
+    let first = t.get(tokens.start)?;
+    let last = t.get(tokens.end.checked_sub(1)?)?;
+    text.get(first.span.start..last.span.end)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,149 @@
+//! Contexts: isolated memory spaces, one database file each (`<data dir>/<name>.sqlite`).
+//! `work` and `personal` exist by default.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rusqlite::OpenFlags;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::store::Store;
+
+/// The file extension of a context's database.
+pub const CONTEXT_FILE_EXTENSION: &str = "sqlite";
+
+/// A valid context name: 1 to 64 of `a-z 0-9 - _`, starting with a letter.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct ContextName(String);
+
+impl ContextName {
+    /// The context the app and the CLI open when none is named.
+    pub const DEFAULT: &'static str = "personal";
+    /// The contexts created on first use.
+    pub const BUILT_IN: [&'static str; 2] = ["work", "personal"];
+
+    /// A checked context name, or [`Error::InvalidContextName`].
+    pub fn new(name: &str) -> Result<ContextName> {
+        let ok = (1..=64).contains(&name.len())
+            && name.starts_with(|c: char| c.is_ascii_lowercase())
+            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        if ok { Ok(ContextName(name.to_string())) } else { Err(Error::InvalidContextName(name.to_string())) }
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The database file of this context under `data_dir`.
+    pub fn db_path(&self, data_dir: &Path) -> PathBuf {
+        data_dir.join(format!("{}.{CONTEXT_FILE_EXTENSION}", self.0))
+    }
+}
+
+impl fmt::Display for ContextName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A context as `minne contexts` and the app's switcher show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContextInfo {
+    /// The name.
+    pub name: ContextName,
+    /// How many episodes it holds.
+    pub episodes: u64,
+    /// Its database file.
+    pub path: PathBuf,
+}
+
+/// Creates `data_dir` (owner-only) and the built-in contexts if they are missing.
+pub fn ensure_data_dir(data_dir: &Path) -> Result<()> {
+    create_private_dir(data_dir)?;
+    for name in ContextName::BUILT_IN {
+        let name = ContextName::new(name)?;
+        let path = name.db_path(data_dir);
+        if !path.exists() {
+            Store::open(&path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Lists the contexts under `data_dir`, sorted by name, creating the built-in ones first.
+/// Each file is opened read-only just long enough to count its episodes.
+pub fn list_contexts(data_dir: &Path) -> Result<Vec<ContextInfo>> {
+    ensure_data_dir(data_dir)?;
+    let entries = std::fs::read_dir(data_dir)
+        .map_err(|source| Error::Io { action: "cannot list", path: data_dir.to_path_buf(), source })?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry
+            .map_err(|source| Error::Io { action: "cannot list", path: data_dir.to_path_buf(), source })?;
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(CONTEXT_FILE_EXTENSION) {
+            continue;
+        }
+        let Some(name) = path.file_stem().and_then(|s| s.to_str()).and_then(|s| ContextName::new(s).ok())
+        else {
+            continue;
+        };
+        let conn = rusqlite::Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let episodes: u64 = conn
+            .query_row("SELECT count(*) FROM episodes", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .unwrap_or(0);
+        out.push(ContextInfo { name, episodes, path });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+/// Whether the context's database exists under `data_dir`.
+pub fn context_exists(data_dir: &Path, name: &ContextName) -> bool {
+    name.db_path(data_dir).exists()
+}
+
+fn create_private_dir(dir: &Path) -> Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+        .create(dir)
+        .map_err(|source| Error::Io { action: "cannot create", path: dir.to_path_buf(), source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case("work", true)]
+    #[case("personal", true)]
+    #[case("side-project_2", true)]
+    #[case("", false)]
+    #[case("Work", false)]
+    #[case("../etc", false)]
+    #[case("2fast", false)]
+    fn context_names_are_checked(#[case] name: &str, #[case] ok: bool) {
+        assert_eq!(ContextName::new(name).is_ok(), ok, "a name becomes a file name: `{name}`");
+    }
+
+    #[test]
+    fn built_in_contexts_are_created_and_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let list = list_contexts(&data).unwrap();
+        let names: Vec<_> = list.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["personal", "work"], "work and personal exist by default, sorted");
+        assert!(list.iter().all(|c| c.episodes == 0));
+    }
+}

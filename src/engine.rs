@@ -1,0 +1,306 @@
+//! The engine: one open context with its store, embedder and clock.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use rusqlite::{OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::capture::tone::{Tone, ToneBaseline};
+use crate::capture::{rules, stability_for, weigh};
+use crate::clock::Clock;
+use crate::context::{ContextName, ensure_data_dir};
+use crate::embed::Embedder;
+use crate::episodes::{self, EpisodeView};
+use crate::error::{Error, Result};
+use crate::import::{self, ImportOptions, ImportProgress, ImportReport, ParsedSession};
+use crate::import::transcript::hex;
+use crate::model::{MessageInput, Role};
+use crate::store::{Store, fmt_fixed, fmt_utc, parse_fixed, vector_to_blob};
+
+/// Messages encoded per capture transaction: a crash loses at most one batch of work,
+/// never data, and the batch is redone on the next run.
+const CAPTURE_BATCH: usize = 256;
+/// Episodes embedded per embedding transaction (and per model call).
+const EMBED_BATCH: usize = 64;
+
+/// One open context: its store, the embedder and the clock handed in by the front end.
+#[derive(Debug)]
+pub struct Engine {
+    pub(crate) store: Store,
+    pub(crate) context: ContextName,
+    pub(crate) embedder: Arc<dyn Embedder>,
+    pub(crate) clock: Arc<dyn Clock>,
+}
+
+impl Engine {
+    /// Opens `context` under `data_dir`, creating the data dir and the built-in contexts
+    /// (`work`, `personal`) on first use. Errors: [`Error::UnknownContext`] for a context
+    /// that was never created, [`Error::Io`] / [`Error::Database`] for file trouble.
+    pub fn open(
+        data_dir: &Path,
+        context: &ContextName,
+        embedder: Arc<dyn Embedder>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Engine> {
+        ensure_data_dir(data_dir)?;
+        let path = context.db_path(data_dir);
+        if !path.exists() {
+            return Err(Error::UnknownContext(context.to_string()));
+        }
+        let store = Store::open(&path)?;
+        Ok(Engine { store, context: context.clone(), embedder, clock })
+    }
+
+    /// The open context.
+    pub fn context(&self) -> &ContextName {
+        &self.context
+    }
+
+    /// The store's database file.
+    pub fn db_path(&self) -> &Path {
+        self.store.path()
+    }
+
+    /// The embedding model's id.
+    pub fn model_id(&self) -> &str {
+        self.embedder.model_id()
+    }
+
+    /// Episodes newest first, `limit` from `offset`, with retrievability now.
+    pub fn list_episodes(&self, limit: usize, offset: usize) -> Result<Vec<EpisodeView>> {
+        episodes::list(self.store.conn(), self.clock.now(), limit, offset)
+    }
+
+    /// How many episodes the context holds.
+    pub fn episode_count(&self) -> Result<u64> {
+        let n: i64 = self.store.conn().query_row("SELECT count(*) FROM episodes", [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    /// Imports a file: parses it whole (a broken file changes nothing), stores the sessions
+    /// and messages not already stored, then captures and embeds what is new. `progress`
+    /// is called as each stage advances.
+    pub fn import(
+        &mut self,
+        path: &Path,
+        options: &ImportOptions,
+        progress: &mut dyn FnMut(ImportProgress),
+    ) -> Result<ImportReport> {
+        let sessions = import::parse_file(path, options)?;
+        let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
+        progress(ImportProgress::Parsed { sessions: sessions.len(), messages: messages_seen });
+        let source = path.file_name().and_then(|n| n.to_str()).unwrap_or("import").to_string();
+        let (sessions_added, messages_added) = self.store_sessions(&sessions, &source)?;
+        let episodes_added = self.capture_pending(progress)?;
+        let embeddings_added = self.embed_pending(progress)?;
+        Ok(ImportReport {
+            sessions_seen: sessions.len(),
+            sessions_added,
+            messages_seen,
+            messages_added,
+            episodes_added,
+            embeddings_added,
+        })
+    }
+
+    /// Stores parsed sessions in one transaction; returns (sessions added, messages added).
+    fn store_sessions(&mut self, sessions: &[ParsedSession], source: &str) -> Result<(usize, usize)> {
+        let tx = self.store.conn_mut().transaction()?;
+        let (mut sessions_added, mut messages_added) = (0, 0);
+        for session in sessions {
+            let (Some(first), Some(last)) = (session.messages.first(), session.messages.last()) else {
+                continue;
+            };
+            let started = fmt_utc(first.sent_at.to_utc());
+            let ended = fmt_utc(last.sent_at.to_utc());
+            sessions_added += tx.execute(
+                "INSERT OR IGNORE INTO sessions (external_id, source, started_at, ended_at) VALUES (?1, ?2, ?3, ?4)",
+                params![session.key, source, started, ended],
+            )?;
+            let session_id: i64 = tx.query_row(
+                "SELECT id FROM sessions WHERE external_id = ?1",
+                [&session.key],
+                |r| r.get(0),
+            )?;
+            tx.execute(
+                "UPDATE sessions SET started_at = min(started_at, ?2), ended_at = max(ended_at, ?3) WHERE id = ?1",
+                params![session_id, started, ended],
+            )?;
+            let mut insert = tx.prepare(
+                "INSERT OR IGNORE INTO messages
+                   (session_id, external_id, dedupe_key, role, actor, text, sent_at, utc_offset_s, seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )?;
+            for (seq, m) in session.messages.iter().enumerate() {
+                let key = dedupe_key(&session.key, m.role, &fmt_fixed(m.sent_at), &m.text);
+                messages_added += insert.execute(params![
+                    session_id,
+                    m.external_id,
+                    key,
+                    m.role.as_str(),
+                    m.actor,
+                    m.text,
+                    fmt_utc(m.sent_at.to_utc()),
+                    m.sent_at.offset().local_minus_utc(),
+                    seq as i64,
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok((sessions_added, messages_added))
+    }
+
+    /// Captures every message not yet encoded (seed 004: encode, then weigh), in batches of
+    /// one transaction each, so an interrupted capture resumes where it stopped and never
+    /// stores an episode twice. Returns the episodes added.
+    pub fn capture_pending(&mut self, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
+        let total: usize = self.store.conn().query_row(
+            "SELECT count(*) FROM messages WHERE captured_at IS NULL",
+            [],
+            |r| r.get::<_, i64>(0),
+        )? as usize;
+        let mut done = 0;
+        let mut added = 0;
+        while done < total {
+            let captured_at = fmt_utc(self.clock.now());
+            let tx = self.store.conn_mut().transaction()?;
+            let batch: Vec<(i64, String, String, String, String, i64)> = {
+                let mut stmt = tx.prepare(
+                    "SELECT id, role, actor, text, sent_at, utc_offset_s FROM messages
+                     WHERE captured_at IS NULL ORDER BY sent_at, id LIMIT ?1",
+                )?;
+                let rows = stmt.query_map([CAPTURE_BATCH as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+                })?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            if batch.is_empty() {
+                break;
+            }
+            let mut baselines: HashMap<String, ToneBaseline> = HashMap::new();
+            for (message_id, role, actor, text, sent_at, offset) in &batch {
+                let role: Role = role.parse()?;
+                let offset = chrono::FixedOffset::east_opt(*offset as i32)
+                    .ok_or_else(|| Error::InvalidInput(format!("stored UTC offset {offset} s is out of range")))?;
+                let timestamp = parse_fixed(sent_at)?.with_timezone(&offset);
+                if !baselines.contains_key(actor) {
+                    let stored: Option<String> = tx
+                        .query_row("SELECT baseline FROM speaker_baselines WHERE actor = ?1", [actor], |r| r.get(0))
+                        .optional()?;
+                    let baseline = stored.and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default();
+                    baselines.insert(actor.clone(), baseline);
+                }
+                let baseline = baselines.entry(actor.clone()).or_default();
+                let tone = Tone::of(text);
+                let intensity = baseline.intensity(&tone);
+                baseline.update(&tone);
+
+                let input = MessageInput { role, text, timestamp };
+                for ep in rules::extract(&input) {
+                    let salience = weigh(ep.kind, intensity);
+                    let stability = stability_for(salience);
+                    added += tx.execute(
+                        "INSERT OR IGNORE INTO episodes
+                           (message_id, actor, role, kind, text, span_start, span_end, occurred_at,
+                            event_expression, event_start, event_end, salience, stability_days, captured_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                        params![
+                            message_id,
+                            actor,
+                            role.as_str(),
+                            ep.kind.as_str(),
+                            ep.text,
+                            ep.span.start as i64,
+                            ep.span.end as i64,
+                            fmt_utc(timestamp.to_utc()),
+                            ep.when.as_ref().map(|w| w.expression.clone()),
+                            ep.when.as_ref().map(|w| fmt_fixed(w.start)),
+                            ep.when.as_ref().map(|w| fmt_fixed(w.end)),
+                            salience.get(),
+                            stability.days(),
+                            captured_at,
+                        ],
+                    )?;
+                    let episode_id = tx.last_insert_rowid();
+                    for name in &ep.participants {
+                        tx.execute(
+                            "INSERT OR IGNORE INTO episode_participants (episode_id, name) VALUES (?1, ?2)",
+                            params![episode_id, name],
+                        )?;
+                    }
+                }
+                tx.execute("UPDATE messages SET captured_at = ?2 WHERE id = ?1", params![message_id, captured_at])?;
+            }
+            for (actor, baseline) in &baselines {
+                let json = serde_json::to_string(baseline)
+                    .map_err(|e| Error::InvalidInput(format!("tone baseline: {e}")))?;
+                tx.execute(
+                    "INSERT INTO speaker_baselines (actor, baseline) VALUES (?1, ?2)
+                     ON CONFLICT(actor) DO UPDATE SET baseline = excluded.baseline",
+                    params![actor, json],
+                )?;
+            }
+            tx.commit()?;
+            done += batch.len();
+            progress(ImportProgress::Captured { done: done.min(total), total });
+        }
+        Ok(added)
+    }
+
+    /// Embeds every episode that has no vector from the current model, in batches, then
+    /// drops vectors of other models so they are never mixed. Returns the vectors added.
+    pub fn embed_pending(&mut self, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
+        let model = self.embedder.model_id().to_string();
+        let pending_sql = "FROM episodes e WHERE NOT EXISTS
+             (SELECT 1 FROM embeddings x WHERE x.episode_id = e.id AND x.model_id = ?1)";
+        let total = self.store.conn().query_row(
+            &format!("SELECT count(*) {pending_sql}"),
+            [&model],
+            |r| r.get::<_, i64>(0),
+        )? as usize;
+        let mut done = 0;
+        while done < total {
+            let batch: Vec<(i64, String)> = {
+                let mut stmt = self
+                    .store
+                    .conn()
+                    .prepare(&format!("SELECT e.id, e.text {pending_sql} ORDER BY e.id LIMIT ?2"))?;
+                let rows = stmt.query_map(params![model, EMBED_BATCH as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            if batch.is_empty() {
+                break;
+            }
+            let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+            let vectors = self.embedder.embed_passages(&texts)?;
+            if vectors.len() != batch.len() {
+                return Err(Error::Embedding(format!(
+                    "the model returned {} vectors for {} texts",
+                    vectors.len(),
+                    batch.len()
+                )));
+            }
+            let tx = self.store.conn_mut().transaction()?;
+            for ((id, _), v) in batch.iter().zip(&vectors) {
+                tx.execute(
+                    "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector) VALUES (?1, ?2, ?3, ?4)",
+                    params![id, model, v.len() as i64, vector_to_blob(v)],
+                )?;
+            }
+            tx.commit()?;
+            done += batch.len();
+            progress(ImportProgress::Embedded { done: done.min(total), total });
+        }
+        self.store.conn().execute("DELETE FROM embeddings WHERE model_id != ?1", [&model])?;
+        Ok(done)
+    }
+}
+
+/// The key that makes re-imports idempotent: the same session, role, time and words are the
+/// same message.
+fn dedupe_key(session_key: &str, role: Role, sent_at: &str, text: &str) -> String {
+    let digest = Sha256::digest(format!("{session_key}\n{role}\n{sent_at}\n{text}").as_bytes());
+    hex(&digest)
+}

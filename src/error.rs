@@ -1,0 +1,76 @@
+//! The engine's typed errors. Each variant says what went wrong and what to do.
+
+use std::path::PathBuf;
+
+/// A result with the engine's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything the engine can fail with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Input the engine was given is not valid; the message says which part and why.
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
+
+    /// A file to import could not be parsed.
+    #[error("cannot import {path}: {reason}")]
+    Import {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it and what to do.
+        reason: String,
+    },
+
+    /// A file could not be read or written.
+    #[error("{action} {path}: {source}")]
+    Io {
+        /// What the engine was doing ("cannot read", "cannot create").
+        action: &'static str,
+        /// The path involved.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A context name is not allowed.
+    #[error(
+        "invalid context name `{0}`: use 1 to 64 lowercase letters, digits, `-` or `_`, starting with a letter"
+    )]
+    InvalidContextName(String),
+
+    /// The asked-for context does not exist.
+    #[error("no context named `{0}`: `minne contexts` lists them")]
+    UnknownContext(String),
+
+    /// No item with this id.
+    #[error("no {kind} with id {id} in this context: `minne list` shows the ids")]
+    NotFound {
+        /// What kind of record ("episode").
+        kind: &'static str,
+        /// The id asked for.
+        id: i64,
+    },
+
+    /// The embedding model could not be loaded or run.
+    #[error("embedding model: {0}")]
+    Embedding(String),
+
+    /// The database said no.
+    #[error("database error: {0}")]
+    Database(#[from] rusqlite::Error),
+
+    /// The store was written by a newer Minne.
+    #[error(
+        "the store at {path} has schema version {found}, newer than this Minne knows ({known}): upgrade Minne"
+    )]
+    SchemaTooNew {
+        /// The database file.
+        path: PathBuf,
+        /// The version in the file.
+        found: i64,
+        /// The newest version this build knows.
+        known: i64,
+    },
+}

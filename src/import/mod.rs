@@ -1,0 +1,149 @@
+//! Import: conversations from files become sessions and messages, then capture and embedding
+//! run over what is new. A file is parsed whole before anything is written, so a broken file
+//! changes nothing; re-importing the same file adds nothing twice.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use chrono::{DateTime, FixedOffset};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::model::Role;
+
+pub mod locomo;
+pub mod transcript;
+
+/// The formats Minne imports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportFormat {
+    /// LoCoMo's JSON (Maharana et al., ACL 2024): a list of samples with sessions of turns.
+    Locomo,
+    /// Minne's generic transcript; see [`transcript`].
+    Transcript,
+}
+
+impl FromStr for ImportFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "locomo" => Ok(ImportFormat::Locomo),
+            "transcript" => Ok(ImportFormat::Transcript),
+            other => Err(Error::InvalidInput(format!(
+                "unknown import format `{other}`: use `locomo` or `transcript`"
+            ))),
+        }
+    }
+}
+
+/// Options of one import.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// The file's format.
+    pub format: ImportFormat,
+    /// LoCoMo only: import just this sample (`conv-26`); all samples when `None`.
+    pub sample: Option<String>,
+    /// LoCoMo only: whose memory this is: `speaker_a` (default), `speaker_b`, or a speaker's
+    /// name. That speaker becomes `user`; the other party becomes `assistant`.
+    pub as_speaker: Option<String>,
+}
+
+impl ImportOptions {
+    /// Options for `format` with the defaults.
+    pub fn new(format: ImportFormat) -> Self {
+        ImportOptions { format, sample: None, as_speaker: None }
+    }
+}
+
+/// Progress of a long import, for a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum ImportProgress {
+    /// The file was parsed.
+    Parsed {
+        /// Sessions found.
+        sessions: usize,
+        /// Messages found.
+        messages: usize,
+    },
+    /// Capture encoded `done` of `total` new messages.
+    Captured {
+        /// Messages encoded so far.
+        done: usize,
+        /// Messages to encode.
+        total: usize,
+    },
+    /// Embedding covered `done` of `total` new episodes.
+    Embedded {
+        /// Episodes embedded so far.
+        done: usize,
+        /// Episodes to embed.
+        total: usize,
+    },
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ImportReport {
+    /// Sessions in the file.
+    pub sessions_seen: usize,
+    /// Sessions that were new.
+    pub sessions_added: usize,
+    /// Messages in the file.
+    pub messages_seen: usize,
+    /// Messages that were new (the rest were already stored).
+    pub messages_added: usize,
+    /// Episodes captured from the new messages.
+    pub episodes_added: usize,
+    /// Embeddings computed.
+    pub embeddings_added: usize,
+}
+
+/// A session parsed from a file, not yet stored.
+#[derive(Debug, Clone)]
+pub(crate) struct ParsedSession {
+    /// Source-scoped unique key (`locomo:conv-26:session_3`).
+    pub key: String,
+    /// The messages in order.
+    pub messages: Vec<ParsedMessage>,
+}
+
+/// A message parsed from a file, not yet stored.
+#[derive(Debug, Clone)]
+pub(crate) struct ParsedMessage {
+    pub external_id: Option<String>,
+    pub role: Role,
+    pub actor: String,
+    pub text: String,
+    pub sent_at: DateTime<FixedOffset>,
+}
+
+/// Reads and parses `path` whole. Errors: [`Error::Io`] when it cannot be read,
+/// [`Error::Import`] when it is not valid in `options.format`.
+pub(crate) fn parse_file(path: &Path, options: &ImportOptions) -> Result<Vec<ParsedSession>> {
+    let bytes = std::fs::read(path)
+        .map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })?;
+    let fail = |reason: String| Error::Import { path: path.to_path_buf(), reason };
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| fail(format!("the file is not UTF-8 text ({e}); save it as UTF-8 and retry")))?;
+    match options.format {
+        ImportFormat::Locomo => locomo::parse(text, options).map_err(fail),
+        ImportFormat::Transcript => transcript::parse(text).map_err(fail),
+    }
+}
+
+/// Describes a serde_json error for a person: where, and what to do.
+pub(crate) fn json_error(e: &serde_json::Error, format: &str) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Eof => format!(
+            "the JSON ends early (line {}, column {}): the file looks truncated; export it again",
+            e.line(),
+            e.column()
+        ),
+        Category::Syntax => format!("broken JSON at line {}, column {}: {e}", e.line(), e.column()),
+        Category::Data => format!("not a {format} file: {e}"),
+        Category::Io => format!("cannot read: {e}"),
+    }
+}

@@ -1,0 +1,122 @@
+//! Minne's generic transcript format, for any chat a script can write out:
+//!
+//! ```json
+//! {"sessions": [
+//!   {"id": "2026-03-02-planning",
+//!    "messages": [
+//!      {"role": "user", "text": "The launch is Friday.", "timestamp": "2026-03-02T09:15:00+01:00"},
+//!      {"role": "assistant", "text": "Noted.", "timestamp": "2026-03-02T09:15:20+01:00", "id": "m2"}
+//!    ]}
+//! ]}
+//! ```
+//!
+//! - `sessions[].id` (optional): a stable id; without it a session is keyed by its first
+//!   message, so re-importing the same file still adds nothing twice.
+//! - `role`: `user`, `assistant`, `system` or `tool`. `text`: the words.
+//! - `timestamp`: ISO 8601 / RFC 3339 with a UTC offset (`Z` or `+01:00`); the offset is kept
+//!   because relative times ("this morning") resolve in the writer's own time.
+//! - `id` (optional): the message's id in its source, kept as its external id.
+//! - `actor` (optional): the writer's name; defaults to the role.
+
+use chrono::{DateTime, FixedOffset};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use super::{ParsedMessage, ParsedSession, json_error};
+use crate::model::Role;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    sessions: Vec<Session>,
+}
+
+#[derive(Deserialize)]
+struct Session {
+    #[serde(default)]
+    id: Option<String>,
+    messages: Vec<Message>,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    role: String,
+    text: String,
+    timestamp: String,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    actor: Option<String>,
+}
+
+/// Parses a transcript; the error is a sentence for the user.
+pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
+    let file: File = serde_json::from_str(text).map_err(|e| json_error(&e, "transcript"))?;
+    let mut out = Vec::with_capacity(file.sessions.len());
+    for (si, session) in file.sessions.into_iter().enumerate() {
+        let mut messages = Vec::with_capacity(session.messages.len());
+        for (mi, m) in session.messages.into_iter().enumerate() {
+            let at = || format!("sessions[{si}].messages[{mi}]");
+            let role: Role = m.role.parse().map_err(|e| format!("{}: {e}", at()))?;
+            let sent_at = parse_timestamp(&m.timestamp).ok_or_else(|| {
+                format!(
+                    "{}: timestamp \"{}\" is not ISO 8601 with a UTC offset (like 2026-03-02T09:15:00+01:00)",
+                    at(),
+                    m.timestamp
+                )
+            })?;
+            messages.push(ParsedMessage {
+                external_id: m.id,
+                role,
+                actor: m.actor.filter(|a| !a.trim().is_empty()).unwrap_or_else(|| role.to_string()),
+                text: m.text,
+                sent_at,
+            });
+        }
+        let key = match session.id.filter(|id| !id.trim().is_empty()) {
+            Some(id) => format!("transcript:{id}"),
+            None => match messages.first() {
+                Some(first) => {
+                    let digest = Sha256::digest(
+                        format!("{}\n{}\n{}", first.role, first.sent_at.to_rfc3339(), first.text).as_bytes(),
+                    );
+                    format!("transcript:first-message:{}", hex(&digest[..12]))
+                }
+                None => continue,
+            },
+        };
+        out.push(ParsedSession { key, messages });
+    }
+    Ok(out)
+}
+
+fn parse_timestamp(s: &str) -> Option<DateTime<FixedOffset>> {
+    DateTime::parse_from_rfc3339(s.trim()).ok()
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_writers_offset() {
+        let s = parse(r#"{"sessions":[{"messages":[{"role":"user","text":"hi","timestamp":"2026-03-02T09:15:00+01:00"}]}]}"#)
+            .unwrap();
+        assert_eq!(s[0].messages[0].sent_at.offset().local_minus_utc(), 3600, "the offset resolves 'this morning'");
+        assert!(s[0].key.starts_with("transcript:first-message:"), "no id: keyed by its first message");
+    }
+
+    #[test]
+    fn rejects_a_timestamp_without_offset_and_an_unknown_role() {
+        let e = parse(r#"{"sessions":[{"messages":[{"role":"user","text":"hi","timestamp":"2026-03-02T09:15:00"}]}]}"#)
+            .unwrap_err();
+        assert!(e.contains("sessions[0].messages[0]") && e.contains("UTC offset"), "{e}");
+        let e = parse(r#"{"sessions":[{"messages":[{"role":"bot","text":"hi","timestamp":"2026-03-02T09:15:00Z"}]}]}"#)
+            .unwrap_err();
+        assert!(e.contains("unknown role `bot`"), "{e}");
+    }
+}

@@ -1,0 +1,45 @@
+//! Settings handed to the engine by the front ends. This is the one place that reads the
+//! environment; the engine's logic never does.
+
+use std::path::PathBuf;
+
+use crate::embed::ModelChoice;
+use crate::error::{Error, Result};
+
+/// Where Minne keeps its files and which model it embeds with.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The folder holding one database per context.
+    pub data_dir: PathBuf,
+    /// The folder holding `onnxruntime/` and `models/`, filled by `scripts/setup-models.sh`.
+    pub models_dir: PathBuf,
+    /// The embedding model.
+    pub model: ModelChoice,
+}
+
+/// The default embedding model.
+pub const DEFAULT_MODEL: ModelChoice = ModelChoice::MiniLm;
+
+impl Settings {
+    /// Settings from the environment, falling back to the platform folders:
+    /// `MINNE_DATA_DIR` (default: the platform data dir, `~/.local/share/minne` on Linux),
+    /// `MINNE_MODELS_DIR` (default: the platform cache dir, `~/.cache/minne`) and
+    /// `MINNE_MODEL` (`all-minilm-l6-v2` or `multilingual-e5-small`).
+    pub fn from_env() -> Result<Settings> {
+        let dirs = directories::ProjectDirs::from("", "", "minne").ok_or_else(|| {
+            Error::InvalidInput("no home folder found: set MINNE_DATA_DIR and MINNE_MODELS_DIR".into())
+        })?;
+        let data_dir = non_empty_env("MINNE_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| dirs.data_dir().to_path_buf());
+        let models_dir =
+            non_empty_env("MINNE_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| dirs.cache_dir().to_path_buf());
+        let model = match non_empty_env("MINNE_MODEL") {
+            Some(id) => id.parse()?,
+            None => DEFAULT_MODEL,
+        };
+        Ok(Settings { data_dir, models_dir, model })
+    }
+}
+
+fn non_empty_env(key: &str) -> Option<String> {
+    std::env::var(key).ok().filter(|v| !v.trim().is_empty())
+}

@@ -1,0 +1,184 @@
+//! The store: one SQLite file per context, owned by one [`Store`].
+//!
+//! Files are created owner-only (0600); SQLite gives the WAL and SHM files the same mode.
+
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
+use rusqlite::Connection;
+
+use crate::error::{Error, Result};
+
+mod migrations;
+
+use migrations::MIGRATIONS;
+
+/// The open database of one context.
+#[derive(Debug)]
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed, owner-only) the database at `path` and runs pending
+    /// migrations. Errors: [`Error::Io`] if the file cannot be created,
+    /// [`Error::SchemaTooNew`] if a newer Minne wrote it, [`Error::Database`] otherwise.
+    pub fn open(path: &Path) -> Result<Store> {
+        create_owner_only(path)?;
+        let conn = Connection::open(path)?;
+        // Another process (the app, the CLI, the MCP server) may hold the write lock briefly.
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.execute_batch(
+            "
+            -- Readers do not block the writer and a crash never corrupts the file.
+            PRAGMA journal_mode = WAL;
+            -- SQLite leaves foreign keys off per connection; derived rows cascade through them.
+            PRAGMA foreign_keys = ON;
+            -- Deleted content is overwritten with zeros, so forgetting leaves no bytes behind.
+            PRAGMA secure_delete = ON;
+            -- WAL with NORMAL is durable across application crashes.
+            PRAGMA synchronous = NORMAL;
+            ",
+        )?;
+        let mut store = Store { conn, path: path.to_path_buf() };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The connection, for the engine's modules.
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// The connection, mutable, for transactions.
+    pub(crate) fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// Moves the WAL into the database and truncates it, so deleted content leaves the log.
+    pub(crate) fn checkpoint(&self) -> Result<()> {
+        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    /// The schema version this build knows.
+    pub fn latest_version() -> i64 {
+        MIGRATIONS.len() as i64
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let found: i64 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let known = Store::latest_version();
+        if found > known {
+            return Err(Error::SchemaTooNew { path: self.path.clone(), found, known });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// A UTC time as stored: RFC 3339, fixed width (milliseconds, `Z`), so text order is time order.
+pub(crate) fn fmt_utc(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// Reads a stored UTC time.
+pub(crate) fn parse_utc(s: &str) -> Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| Error::InvalidInput(format!("stored time `{s}` is not RFC 3339: {e}")))
+}
+
+/// A time with its writer's offset as stored: RFC 3339.
+pub(crate) fn fmt_fixed(t: DateTime<FixedOffset>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, false)
+}
+
+/// Reads a stored time with offset.
+pub(crate) fn parse_fixed(s: &str) -> Result<DateTime<FixedOffset>> {
+    DateTime::parse_from_rfc3339(s)
+        .map_err(|e| Error::InvalidInput(format!("stored time `{s}` is not RFC 3339: {e}")))
+}
+
+#[cfg(unix)]
+fn create_owner_only(path: &Path) -> Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .map(|_| ())
+        .map_err(|source| Error::Io { action: "cannot create", path: path.to_path_buf(), source })
+}
+
+#[cfg(not(unix))]
+fn create_owner_only(path: &Path) -> Result<()> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(|_| ())
+        .map_err(|source| Error::Io { action: "cannot create", path: path.to_path_buf(), source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_sets_pragmas_and_migrates_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let store = Store::open(&path).unwrap();
+        let fk: i64 = store.conn().query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        assert_eq!(fk, 1, "foreign keys must be on so derived rows cascade");
+        let sd: i64 = store.conn().query_row("PRAGMA secure_delete", [], |r| r.get(0)).unwrap();
+        assert_eq!(sd, 1, "secure_delete must be on so deleted bytes are zeroed");
+        let mode: String =
+            store.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+        drop(store);
+        // A second open must find the schema current and not re-run migration 1 (which would
+        // fail on CREATE TABLE of an existing table).
+        let store = Store::open(&path).unwrap();
+        let v: i64 = store.conn().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(v, Store::latest_version());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn database_file_is_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let _store = Store::open(&path).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "memories are private: only the owner may read the file");
+    }
+}
+
+/// An embedding as stored: little-endian `f32`s.
+pub(crate) fn vector_to_blob(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Reads a stored embedding; `None` if the blob's length is not a whole number of `f32`s.
+pub(crate) fn blob_to_vector(b: &[u8]) -> Option<Vec<f32>> {
+    if b.len() % 4 != 0 {
+        return None;
+    }
+    Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
