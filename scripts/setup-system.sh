@@ -12,13 +12,11 @@ APT_PACKAGES=(
   libwebkit2gtk-4.1-dev # WebKitGTK 4.1 + GTK 3 + libsoup 3 headers: what wry links against
   build-essential       # cc, make: build scripts of -sys crates
   pkg-config            # how the -sys crates find the GTK/WebKit libraries
-  libssl-dev            # openssl-sys, pulled in by some transitive dependencies
-  file                  # used by the Tauri CLI when bundling a .deb
+  libssl-dev            # openssl-sys: the e2e test's WebDriver client (fantoccini, native-tls)
   xvfb                  # virtual X server: the app and its tests run without a screen
   xauth                 # xvfb-run needs it
   webkit2gtk-driver     # WebKitWebDriver, the native driver behind tauri-driver
   ca-certificates       # cargo install over https
-  curl                  # ditto, and for scripts that fetch from the registries
 )
 TAURI_DRIVER_VERSION="2.1.0" # crates.io also serves 3.0 alphas: pin the 2.x driver
 

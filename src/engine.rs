@@ -1,27 +1,22 @@
 //! The engine: one open context with its store, embedder and clock.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 use sha2::{Digest, Sha256};
 
-use crate::capture::tone::{Tone, ToneBaseline};
-use crate::capture::{rules, stability_for, weigh};
+use crate::capture::job::CaptureReason;
 use crate::clock::Clock;
 use crate::context::{ContextName, ensure_data_dir};
 use crate::embed::Embedder;
 use crate::episodes::{self, EpisodeView};
 use crate::error::{Error, Result};
-use crate::import::{self, ImportOptions, ImportProgress, ImportReport, ParsedSession};
+use crate::import::{self, ImportOptions, ImportProgress, ImportReport, NewSession, ParsedSession};
 use crate::import::transcript::hex;
-use crate::model::{MessageInput, Role};
-use crate::store::{Store, fmt_fixed, fmt_utc, parse_fixed, vector_to_blob};
+use crate::model::Role;
+use crate::store::{Store, fmt_fixed, fmt_utc, vector_to_blob};
 
-/// Messages encoded per capture transaction: a crash loses at most one batch of work,
-/// never data, and the batch is redone on the next run.
-const CAPTURE_BATCH: usize = 256;
 /// Episodes embedded per embedding transaction (and per model call).
 const EMBED_BATCH: usize = 64;
 
@@ -92,16 +87,27 @@ impl Engine {
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
         progress(ImportProgress::Parsed { sessions: sessions.len(), messages: messages_seen });
         let source = path.file_name().and_then(|n| n.to_str()).unwrap_or("import").to_string();
-        let (sessions_added, messages_added) = self.store_sessions(&sessions, &source)?;
-        let episodes_added = self.capture_pending(progress)?;
-        let embeddings_added = self.embed_pending(progress)?;
+        self.import_sessions(&sessions, &source, progress)
+    }
+
+    /// Stores sessions handed in by a caller (an evaluation harness, the MCP server) under
+    /// `source`, then captures and embeds what is new, as [`Engine::import`] does for a file.
+    pub fn import_sessions(
+        &mut self,
+        sessions: &[NewSession],
+        source: &str,
+        progress: &mut dyn FnMut(ImportProgress),
+    ) -> Result<ImportReport> {
+        let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
+        let (sessions_added, messages_added) = self.store_sessions(sessions, source)?;
+        let job = self.run_capture(CaptureReason::Import, progress)?;
+        let episodes_added = job.as_ref().map_or(0, |j| j.episodes_added as usize);
         Ok(ImportReport {
             sessions_seen: sessions.len(),
             sessions_added,
             messages_seen,
             messages_added,
             episodes_added,
-            embeddings_added,
         })
     }
 
@@ -150,103 +156,6 @@ impl Engine {
         }
         tx.commit()?;
         Ok((sessions_added, messages_added))
-    }
-
-    /// Captures every message not yet encoded (seed 004: encode, then weigh), in batches of
-    /// one transaction each, so an interrupted capture resumes where it stopped and never
-    /// stores an episode twice. Returns the episodes added.
-    pub fn capture_pending(&mut self, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
-        let total: usize = self.store.conn().query_row(
-            "SELECT count(*) FROM messages WHERE captured_at IS NULL",
-            [],
-            |r| r.get::<_, i64>(0),
-        )? as usize;
-        let mut done = 0;
-        let mut added = 0;
-        while done < total {
-            let captured_at = fmt_utc(self.clock.now());
-            let tx = self.store.conn_mut().transaction()?;
-            let batch: Vec<(i64, String, String, String, String, i64)> = {
-                let mut stmt = tx.prepare(
-                    "SELECT id, role, actor, text, sent_at, utc_offset_s FROM messages
-                     WHERE captured_at IS NULL ORDER BY sent_at, id LIMIT ?1",
-                )?;
-                let rows = stmt.query_map([CAPTURE_BATCH as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-                })?;
-                rows.collect::<rusqlite::Result<_>>()?
-            };
-            if batch.is_empty() {
-                break;
-            }
-            let mut baselines: HashMap<String, ToneBaseline> = HashMap::new();
-            for (message_id, role, actor, text, sent_at, offset) in &batch {
-                let role: Role = role.parse()?;
-                let offset = chrono::FixedOffset::east_opt(*offset as i32)
-                    .ok_or_else(|| Error::InvalidInput(format!("stored UTC offset {offset} s is out of range")))?;
-                let timestamp = parse_fixed(sent_at)?.with_timezone(&offset);
-                if !baselines.contains_key(actor) {
-                    let stored: Option<String> = tx
-                        .query_row("SELECT baseline FROM speaker_baselines WHERE actor = ?1", [actor], |r| r.get(0))
-                        .optional()?;
-                    let baseline = stored.and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default();
-                    baselines.insert(actor.clone(), baseline);
-                }
-                let baseline = baselines.entry(actor.clone()).or_default();
-                let tone = Tone::of(text);
-                let intensity = baseline.intensity(&tone);
-                baseline.update(&tone);
-
-                let input = MessageInput { role, text, timestamp };
-                for ep in rules::extract(&input) {
-                    let salience = weigh(ep.kind, intensity);
-                    let stability = stability_for(salience);
-                    added += tx.execute(
-                        "INSERT OR IGNORE INTO episodes
-                           (message_id, actor, role, kind, text, span_start, span_end, occurred_at,
-                            event_expression, event_start, event_end, salience, stability_days, captured_at)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                        params![
-                            message_id,
-                            actor,
-                            role.as_str(),
-                            ep.kind.as_str(),
-                            ep.text,
-                            ep.span.start as i64,
-                            ep.span.end as i64,
-                            fmt_utc(timestamp.to_utc()),
-                            ep.when.as_ref().map(|w| w.expression.clone()),
-                            ep.when.as_ref().map(|w| fmt_fixed(w.start)),
-                            ep.when.as_ref().map(|w| fmt_fixed(w.end)),
-                            salience.get(),
-                            stability.days(),
-                            captured_at,
-                        ],
-                    )?;
-                    let episode_id = tx.last_insert_rowid();
-                    for name in &ep.participants {
-                        tx.execute(
-                            "INSERT OR IGNORE INTO episode_participants (episode_id, name) VALUES (?1, ?2)",
-                            params![episode_id, name],
-                        )?;
-                    }
-                }
-                tx.execute("UPDATE messages SET captured_at = ?2 WHERE id = ?1", params![message_id, captured_at])?;
-            }
-            for (actor, baseline) in &baselines {
-                let json = serde_json::to_string(baseline)
-                    .map_err(|e| Error::InvalidInput(format!("tone baseline: {e}")))?;
-                tx.execute(
-                    "INSERT INTO speaker_baselines (actor, baseline) VALUES (?1, ?2)
-                     ON CONFLICT(actor) DO UPDATE SET baseline = excluded.baseline",
-                    params![actor, json],
-                )?;
-            }
-            tx.commit()?;
-            done += batch.len();
-            progress(ImportProgress::Captured { done: done.min(total), total });
-        }
-        Ok(added)
     }
 
     /// Embeds every episode that has no vector from the current model, in batches, then

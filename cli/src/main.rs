@@ -44,6 +44,10 @@ enum Command {
     Forget(commands::forget::Args),
     /// List the contexts and how many episodes each holds.
     Contexts(commands::contexts::Args),
+    /// Show what the context holds and where capture stands.
+    Status(commands::status::Args),
+    /// Capture waiting messages now (a checkpoint), resuming an interrupted job.
+    Capture(commands::capture::Args),
 }
 
 fn main() -> ExitCode {
@@ -81,5 +85,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::List(args) => commands::list::run(&env, args),
         Command::Forget(args) => commands::forget::run(&env, args),
         Command::Contexts(args) => commands::contexts::run(&env, args),
+        Command::Status(args) => commands::status::run(&env, args),
+        Command::Capture(args) => commands::capture::run(&env, args),
     }
 }

@@ -4,6 +4,7 @@
 //! its act kind's floor and the speaker's intensity; [`stability_for`] turns salience into a
 //! lifespan in days, set once at capture.
 
+pub mod job;
 pub mod rules;
 pub mod tone;
 

@@ -96,28 +96,34 @@ pub struct ImportReport {
     pub messages_added: usize,
     /// Episodes captured from the new messages.
     pub episodes_added: usize,
-    /// Embeddings computed.
-    pub embeddings_added: usize,
 }
 
-/// A session parsed from a file, not yet stored.
+/// A session to store: parsed from a file, or handed in by a harness or the MCP server.
 #[derive(Debug, Clone)]
-pub(crate) struct ParsedSession {
-    /// Source-scoped unique key (`locomo:conv-26:session_3`).
+pub struct NewSession {
+    /// Source-scoped unique key (`locomo:conv-26:session_3`); the same key is the same session.
     pub key: String,
     /// The messages in order.
-    pub messages: Vec<ParsedMessage>,
+    pub messages: Vec<NewMessage>,
 }
 
-/// A message parsed from a file, not yet stored.
+/// A message to store.
 #[derive(Debug, Clone)]
-pub(crate) struct ParsedMessage {
+pub struct NewMessage {
+    /// Its id in the source (a LoCoMo `dia_id`), kept as the external id.
     pub external_id: Option<String>,
+    /// Who wrote it.
     pub role: Role,
+    /// The writer's name, or the role's name.
     pub actor: String,
+    /// The words.
     pub text: String,
+    /// When it was written, with the writer's UTC offset.
     pub sent_at: DateTime<FixedOffset>,
 }
+
+pub(crate) type ParsedSession = NewSession;
+pub(crate) type ParsedMessage = NewMessage;
 
 /// Reads and parses `path` whole. Errors: [`Error::Io`] when it cannot be read,
 /// [`Error::Import`] when it is not valid in `options.format`.

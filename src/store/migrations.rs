@@ -69,4 +69,77 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         baseline  TEXT NOT NULL              -- JSON of capture::tone::ToneBaseline
     );
     "#,
+    // 2: durable capture jobs (seed 003: write status visible, never assume an end-of-session
+    // hook ran) and per-context settings such as the mode.
+    r#"
+    CREATE TABLE capture_jobs (
+        id              INTEGER PRIMARY KEY,
+        status          TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        reason          TEXT NOT NULL,       -- `import`, `quiet`, `checkpoint`
+        extractor       TEXT NOT NULL,       -- `rules`, or `llm:<model>`
+        created_at      TEXT NOT NULL,       -- RFC 3339 UTC
+        started_at      TEXT,
+        finished_at     TEXT,
+        messages_total  INTEGER NOT NULL DEFAULT 0,
+        messages_done   INTEGER NOT NULL DEFAULT 0,
+        episodes_added  INTEGER NOT NULL DEFAULT 0,
+        suspected_hallucinations INTEGER NOT NULL DEFAULT 0,
+        error           TEXT
+    );
+    CREATE INDEX capture_jobs_open ON capture_jobs(status) WHERE status IN ('queued', 'running');
+
+    CREATE TABLE context_settings (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    "#,
+    // 3: full-text index of episodes for BM25 recall (seed 000: retrieve cheaply and broadly).
+    // `text` is the episode's words; `context` the words of the turn before its message in the
+    // same session (an answer usually follows the question that names its topic), weighted
+    // at query time. Porter stemming on top of unicode61 keeps å ä ö æ ø as letters. FTS5
+    // `secure-delete` removes a deleted row's terms from the index itself (DESIGN principle
+    // 3); triggers keep the index in step with episodes and messages on every connection.
+    r#"
+    CREATE VIRTUAL TABLE episodes_fts USING fts5(
+        text, context,
+        tokenize = 'porter unicode61 remove_diacritics 0'
+    );
+    INSERT INTO episodes_fts(episodes_fts, rank) VALUES ('secure-delete', 1);
+
+    INSERT INTO episodes_fts(rowid, text, context)
+    SELECT e.id, e.text,
+           coalesce((SELECT p.text FROM messages m JOIN messages p
+                       ON p.session_id = m.session_id AND p.seq = m.seq - 1
+                     WHERE m.id = e.message_id), '')
+    FROM episodes e;
+
+    CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes BEGIN
+        INSERT INTO episodes_fts(rowid, text, context)
+        VALUES (new.id, new.text,
+                coalesce((SELECT p.text FROM messages m JOIN messages p
+                            ON p.session_id = m.session_id AND p.seq = m.seq - 1
+                          WHERE m.id = new.message_id), ''));
+    END;
+    CREATE TRIGGER episodes_fts_delete AFTER DELETE ON episodes BEGIN
+        DELETE FROM episodes_fts WHERE rowid = old.id;
+    END;
+    CREATE TRIGGER episodes_fts_update AFTER UPDATE OF text, message_id ON episodes BEGIN
+        UPDATE episodes_fts SET text = new.text,
+            context = coalesce((SELECT p.text FROM messages m JOIN messages p
+                                  ON p.session_id = m.session_id AND p.seq = m.seq - 1
+                                WHERE m.id = new.message_id), '')
+        WHERE rowid = new.id;
+    END;
+    -- A message's words live on in the next turn's context: edit and delete them there too.
+    CREATE TRIGGER messages_fts_context_update AFTER UPDATE OF text ON messages BEGIN
+        UPDATE episodes_fts SET context = new.text
+        WHERE rowid IN (SELECT e.id FROM episodes e JOIN messages n ON n.id = e.message_id
+                        WHERE n.session_id = new.session_id AND n.seq = new.seq + 1);
+    END;
+    CREATE TRIGGER messages_fts_context_delete AFTER DELETE ON messages BEGIN
+        UPDATE episodes_fts SET context = ''
+        WHERE rowid IN (SELECT e.id FROM episodes e JOIN messages n ON n.id = e.message_id
+                        WHERE n.session_id = old.session_id AND n.seq = old.seq + 1);
+    END;
+    "#,
 ];

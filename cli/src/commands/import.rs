@@ -55,7 +55,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "Imported {} into `{}` in {:.1} s: {} of {} sessions and {} of {} messages were new; {} episodes captured, {} embedded.",
+            "Imported {} into `{}` in {:.1} s: {} of {} sessions and {} of {} messages were new; {} episodes captured.",
             args.file.display(),
             env.context,
             started.elapsed().as_secs_f64(),
@@ -64,7 +64,6 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             report.messages_added,
             report.messages_seen,
             report.episodes_added,
-            report.embeddings_added,
         );
     }
     Ok(())

@@ -9,11 +9,13 @@ use minne::{ContextName, Engine};
 
 use crate::lazy::LazyEmbedder;
 
+pub mod capture;
 pub mod contexts;
 pub mod forget;
 pub mod import;
 pub mod list;
 pub mod recall;
+pub mod status;
 
 /// What every subcommand gets: the settings and the chosen context.
 #[derive(Debug)]

@@ -45,12 +45,20 @@ pub(crate) fn classify(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> (
     } else if kind.is_none()
         && !digits
         && cx.proper == 0
-        && words.len() <= 6
-        && words.first().is_some_and(|w| cues::SOCIAL_OPENERS.contains(w))
+        && words.len() <= 7
+        && (words.iter().take(3).any(|w| cues::SOCIAL_ANCHORS.contains(w))
+            || cues::SOCIAL_PHRASES.iter().any(|p| find(&words, p).is_some_and(|k| k <= 1)))
     {
-        // "thanks, that's really helpful", "Tak for i går!"
+        // "thanks, that's really helpful", "Tak for i går!", "No problem, thanks for sorting it."
         Class::Social
-    } else if kind.is_some() && words.len() <= 5 && !cx.has_time && !digits && cx.proper == 0 {
+    } else if kind.is_some_and(|k| k != ActKind::Commitment)
+        && words.len() <= 5
+        && !cx.has_time
+        && !digits
+        && cx.proper == 0
+    {
+        // "That's not right.", "My mistake.", "Decision made." A short promise ("I'll call
+        // her.") always says what is promised, so it is content.
         Class::Marker(kind)
     } else if question && kind.is_none() {
         let own = words.iter().any(|w| cues::first_person(w, cx.lang, false)) || cx.people > 0;
@@ -129,7 +137,7 @@ fn contrast(all: &[&str]) -> bool {
 /// exclamation ("No way", "Nej men ...") or a refusal ("No thanks").
 fn denial(all: &[&str]) -> bool {
     let mut i = 0;
-    if all.first().is_some_and(|w| ["and", "och", "og", "oh", "but", "men"].contains(w)) {
+    if all.first().is_some_and(|w| ["and", "och", "og", "but", "men"].contains(w)) {
         i = 1;
     }
     let opens = all.get(i).is_some_and(|w| ["no", "nope", "nah", "nej", "nä", "nix"].contains(w));

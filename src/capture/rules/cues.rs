@@ -86,7 +86,7 @@ pub(crate) const DECISION: &[&str] = &[
 
 /// A decision announced without a subject ("Decision made:", "Final answer from us:").
 pub(crate) const DECISION_BARE: &[&str] = &[
-    "decision made", "decision :", "the decision is", "made a decision", "final answer",
+    "decision made", "decision's made", "decision is made", "decision :", "the decision is", "made a decision", "final answer",
     "final decision", "it's decided", "it is decided", "beslut :", "beslutet är", "det är bestämt",
     "slutgiltigt", "beslutning :", "det er besluttet", "det er bestemt", "endelig beslutning",
 ];
@@ -150,11 +150,17 @@ pub(crate) const SOCIAL: &[&str] = &[
     "fantastisk", "er", "vi", "hav", "no", "nej",
 ];
 
-/// Openers of thanks and greetings: a short sentence led by one is small talk even when it
-/// names a time ("Tak for i går!", "Thanks for yesterday").
-pub(crate) const SOCIAL_OPENERS: &[&str] = &[
-    "thanks", "thank", "thx", "ty", "cheers", "hi", "hello", "hey", "tack", "tusen", "hej",
-    "hejsan", "tak", "mange", "godmorgen",
+/// Thanks and greetings: a short sentence with one is small talk even when it names a time
+/// or says what the thanks are for ("Tak for i går!", "No problem, thanks for sorting it").
+pub(crate) const SOCIAL_ANCHORS: &[&str] = &[
+    "thanks", "thank", "thx", "ty", "cheers", "hi", "hello", "hey", "tack", "tackar", "hej",
+    "hejsan", "tak", "godmorgen", "welcome", "varsågod",
+];
+
+/// Small-talk phrases that count like [`SOCIAL_ANCHORS`].
+pub(crate) const SOCIAL_PHRASES: &[&str] = &[
+    "no problem", "no worries", "you're welcome", "inga problem", "ingen fara", "ingen orsak",
+    "ingen årsag", "selv tak", "intet problem",
 ];
 
 /// First-person subjects.

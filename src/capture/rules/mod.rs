@@ -56,7 +56,12 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
         return Vec::new();
     }
     let lang = lang::guess(&t);
-    let sentences = segment::split_clauses(&t, segment::sentences(&t), lang);
+    let whole = segment::sentences(&t);
+    let first_pass = when::find(&t, &whole, lang);
+    let content = |r: &Range<usize>| {
+        !when::usable_in(&first_pass, r).is_empty() || !people::scan(&t, r.clone(), &[]).proper.is_empty()
+    };
+    let sentences = segment::split_clauses(&t, whole.clone(), lang, &content);
     let times = when::find(&t, &sentences, lang);
     let reference = when::Reference { ts: message.timestamp };
     let time_tokens: Vec<Range<usize>> = times.iter().map(|c| c.tokens.clone()).collect();
@@ -75,6 +80,8 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
             proper: f.proper.len(),
         };
         let (class, kind) = act::classify(&t, s, &cx);
+        #[cfg(test)]
+        eprintln!("DEBUG {:?} {:?} {:?} {:?}", s, class, kind, cx);
         facts.push(Facts {
             class,
             kind,

@@ -26,9 +26,10 @@ fn given_names() -> &'static HashSet<&'static str> {
     })
 }
 
-/// Whether a lower-case word is a common given name.
+/// Whether a lower-case word is a common given name; a hyphenated one ("maj-britt") when
+/// either part is.
 pub(crate) fn is_given_name(low: &str) -> bool {
-    given_names().contains(low)
+    given_names().contains(low) || (low.contains('-') && low.split('-').any(|p| given_names().contains(p)))
 }
 
 /// Titles and kinship words: the name after one is a person, and the word itself is dropped.
@@ -42,6 +43,15 @@ const TITLES: &[&str] = &[
     "lillebror", "storebror", "lillasyster", "storasyster", "tante", "onkel", "fætter",
     "kusine", "kollegaen", "chefen", "vennen", "naboen", "tandlæge", "tandlægen", "lægen",
     "søster", "lillebror", "storebror", "lillesøster", "storesøster", "oldemor", "oldefar",
+    "svoger", "svigerinde", "svigerfar", "svigermor", "svåger", "svägerska", "svärfar",
+    "svärmor", "stepdad", "stepmum", "stepmom", "niece", "nephew", "nevø", "brorson",
+    "systerson", "systerdotter", "brordotter", "barnebarn", "barnbarn", "grandson",
+    "granddaughter", "mate", "buddy", "partner", "wife", "husband", "fru", "kone", "mand",
+    "kæreste", "sambo", "pojkvän", "flickvän", "boyfriend", "girlfriend", "son", "daughter",
+    "søn", "datter", "dotter", "sonen", "dottern", "sønnen", "datteren", "mamma", "pappa",
+    "teacher", "lärare", "läraren", "lærer", "læreren", "manager", "läkare", "læge", "tränare",
+    "træner", "granne", "nabo", "landlady", "landlord", "hyresvärden", "udlejeren", "vän", "ven",
+    "veninde", "väninna", "kompis", "chef",
 ];
 
 /// Capitalised words that are not names: pronouns, days, months, languages, holidays.
@@ -94,13 +104,36 @@ const IN_PLACE: &[&str] = &["in", "i", "from", "från", "fra", "near", "nära", 
 /// ("at Arlanda", "på Kvarnbo", "hos Lundgaard", but "till Göran").
 const AT_PLACE: &[&str] = &["at", "to", "på", "till", "til", "hos", "vid", "ved", "for", "för"];
 
-/// Verbs after a capitalised word that make it someone ("Callum says", "Henrik ringde").
+/// Verbs after a capitalised word that make it someone ("Callum says", "Henrik ringde",
+/// "Laszlo starts fitting ...").
 const PERSON_VERBS: &[&str] = &[
-    "says", "said", "told", "asked", "called", "texted", "emailed", "wrote", "thinks", "wants",
-    "lands", "landed", "arrives", "arrived", "came", "left", "säger", "sa",
-    "sade", "berättade", "ringde", "skrev", "frågade", "tycker", "landar", "fyller", "fick",
-    "siger", "sagde", "fortalte", "ringede", "spurgte", "synes", "lander", "fylder", "fødte",
-    "fik",
+    "says", "said", "told", "tells", "asked", "asks", "called", "calls", "texted", "emailed",
+    "wrote", "writes", "thinks", "thought", "wants", "needs", "feels", "felt", "loves", "hates",
+    "knows", "lands", "landed", "arrives", "arrived", "came", "comes", "left", "leaves", "starts",
+    "started", "visits", "visited", "moves", "moved", "turns", "turned", "lives", "works",
+    "promised", "promises", "met", "meets", "passed", "quit", "joined", "säger", "sa",
+    "sade", "berättade", "ringde", "ringer", "skrev", "frågade", "tycker", "landar", "fyller",
+    "fick", "kommer", "åker", "flyttar", "jobbar", "lovade", "lovar", "siger", "sagde",
+    "fortalte", "ringede", "spurgte", "synes", "lander", "fylder", "fødte", "fik", "flytter",
+    "arbejder", "lovede", "lover", "kører",
+];
+
+/// Verbs before a capitalised word that make it someone ("meeting Soraya", "träffade Ebba").
+const PERSON_OBJECT_VERBS: &[&str] = &[
+    "meeting", "meet", "met", "seeing", "saw", "visiting", "visit", "visited", "calling", "call",
+    "called", "texting", "texted", "emailing", "emailed", "ask", "asked", "tell", "told", "hug",
+    "träffa", "träffar", "träffade", "ringa", "ringer", "ringde", "besöka", "besökte",
+    "fråga", "frågade", "mød", "møder", "mødte", "ringe", "ringede", "besøge", "besøgte",
+    "spørge", "spurgte", "hente", "henter", "hämta", "hämtar",
+];
+
+/// Nouns of business before "with": "the meeting with Vestas" names a company, "dinner with
+/// Tobi" a person.
+const BUSINESS: &[&str] = &[
+    "meeting", "call", "deal", "contract", "agreement", "negotiation", "partnership", "project",
+    "mötet", "möte", "avtal", "avtalet", "samarbete", "projekt", "mødet", "møde", "aftale",
+    "aftalen", "samarbejde", "kontrakt", "kontrakten", "kontraktet", "going", "go", "went",
+    "signed", "sign", "tecknat", "skrevet",
 ];
 
 /// The people named in tokens `range` (not counting tokens in `skip`, the time expressions),
@@ -227,7 +260,9 @@ fn classify(t: &[Token<'_>], run: Range<usize>, initial: bool, sentence: &Range<
         Role::Person
     } else if r.len() > 1 || prev.is_some_and(|p| p.is_any(AT_PLACE)) {
         Role::Thing
-    } else if prev.is_some_and(|p| p.is_any(&["with", "med"]))
+    } else if (prev.is_some_and(|p| p.is_any(&["with", "med"]))
+        && !(r.start >= sentence.start + 2 && t[r.start - 2].is_any(BUSINESS)))
+        || prev.is_some_and(|p| p.is_any(PERSON_OBJECT_VERBS))
         || next.is_some_and(|n| n.is_any(PERSON_VERBS))
         || (possessive(&t[r.end - 1].low) && next.is_some_and(|n| n.is_any(PERSON_NOUNS)))
         || (r.len() == 1 && referred_to(t, r.end, sentence))

@@ -55,9 +55,15 @@ pub(crate) fn sentences(t: &[Token<'_>]) -> Vec<Range<usize>> {
 /// Splits a sentence where a coordinator opens a first-person promise or decision after a
 /// statement about something else: "The board pack is due by the end of the month and I'll
 /// draft the summary this week." Two happenings, two parts; the coordinator (and a comma
-/// before it) belongs to neither. A left part with its own first-person subject ("We talked
-/// it over and we're not buying") is one narrative and stays whole.
-pub(crate) fn split_clauses(t: &[Token<'_>], sentences: Vec<Range<usize>>, lang: Lang) -> Vec<Range<usize>> {
+/// before it) belongs to neither. A first-person left part stays whole ("We talked it over and
+/// we're not buying") unless it has content of its own (`content`: a time or a name, "Jag
+/// glömde ringa farmor i helgen, så jag ringer henne i morgon").
+pub(crate) fn split_clauses(
+    t: &[Token<'_>],
+    sentences: Vec<Range<usize>>,
+    lang: Lang,
+    content: &dyn Fn(&Range<usize>) -> bool,
+) -> Vec<Range<usize>> {
     let mut out = Vec::with_capacity(sentences.len());
     for s in sentences {
         let mut start = s.start;
@@ -69,14 +75,15 @@ pub(crate) fn split_clauses(t: &[Token<'_>], sentences: Vec<Range<usize>>, lang:
             let right: Vec<&str> = t[k + 1..s.end].iter().map(|w| w.low.as_str()).collect();
             let acts = cues::any(&right, cues::COMMITMENT) || cues::any(&right, cues::DECISION);
             // "... and I'll remind you an hour before" leans on the left part: one happening.
-            let leans_back = right.iter().any(|w| cues::ANAPHORS.contains(w) || LEANING.contains(w));
+            let leans_back = right.iter().any(|w| LEANING.contains(w));
             let mut left_end = k;
             if left_end > start && t[left_end - 1].is(",") {
                 left_end -= 1;
             }
             let left = &t[start..left_end];
             let left_words = left.iter().filter(|w| w.is_word()).count();
-            if person(&t[k + 1]) && acts && !leans_back && left_words >= 3 && !left.iter().any(person) {
+            let narrative = left.iter().any(person) && !content(&(start..left_end));
+            if person(&t[k + 1]) && acts && !leans_back && left_words >= 3 && !narrative {
                 out.push(start..left_end);
                 start = k + 1;
             }
@@ -87,7 +94,10 @@ pub(crate) fn split_clauses(t: &[Token<'_>], sentences: Vec<Range<usize>>, lang:
 }
 
 /// Words that tie a clause to the one before it in time.
-const LEANING: &[&str] = &["before", "after", "afterwards", "innan", "efter", "efteråt", "før", "inden", "bagefter"];
+const LEANING: &[&str] = &[
+    "before", "after", "afterwards", "it", "them", "then", "innan", "efter", "efteråt", "det",
+    "dem", "då", "før", "inden", "bagefter",
+];
 
 fn full_stop(t: &[Token<'_>], i: usize) -> bool {
     let before = i.checked_sub(1).map(|b| &t[b]);
@@ -158,6 +168,8 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let mut entities: Vec<String> = Vec::new();
     let mut pending: Option<(usize, Option<ActKind>)> = None;
+    // Whether the last happening has named a time yet.
+    let mut timed = false;
     for (i, f) in facts.iter().enumerate() {
         match f.class {
             Class::Social | Class::Lookup => {}
@@ -181,13 +193,12 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
             }
             Class::Content => {
                 let continues = groups.last().is_some_and(|g| {
-                    g.sentences.end == i
-                        && pending.is_none()
-                        && f.kind.is_none()
-                        && !f.separator
-                        && !f.has_time
-                        && !f.independent
-                        && f.entities.iter().all(|e| entities.contains(e))
+                    let plain = g.sentences.end == i && pending.is_none() && f.kind.is_none() && !f.separator;
+                    // A correction's value may come in the next sentence ("Du har rätt, jag
+                    // blandade ihop datumen. Disputationen är den 13 november.", rule 3).
+                    let value_of_fix = matches!(g.kind, ActKind::Correction | ActKind::Retraction) && !timed;
+                    let detail = !f.has_time && !f.independent && f.entities.iter().all(|e| entities.contains(e));
+                    plain && (detail || value_of_fix)
                 });
                 if continues {
                     if let Some(g) = groups.last_mut() {
@@ -203,7 +214,9 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
                     };
                     groups.push(Group { sentences: start..i + 1, kind });
                     entities.clear();
+                    timed = false;
                 }
+                timed |= f.has_time;
                 entities.extend(f.entities.iter().cloned());
             }
         }

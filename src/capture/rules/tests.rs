@@ -7,11 +7,10 @@ fn at(ts: &str) -> chrono::DateTime<chrono::FixedOffset> {
 
 #[test]
 fn debug_dump() {
-    let text = "Hvad er hovedstaden i Australien?";
-    let m = MessageInput { role: crate::model::Role::User, text, timestamp: at("2026-03-09T20:40:00+01:00") };
+    let text = "Correction: the Parker demo is on the 15th, not the 8th. I'll update the calendar invite.";
+    let m = MessageInput { role: crate::model::Role::Assistant, text, timestamp: at("2026-10-07T09:06:00-04:00") };
     let t = token::tokenize(text);
     let s = segment::sentences(&t);
     println!("{:?}", s);
-    println!("{:?}", lang::guess(&t));
     println!("{:#?}", extract(&m));
 }

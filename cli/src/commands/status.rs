@@ -1,0 +1,49 @@
+use super::Env;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// How many recent capture jobs to show.
+    #[arg(long, default_value_t = 5)]
+    jobs: usize,
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
+    let engine = env.open()?;
+    let status = engine.capture_status(args.jobs)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&status)?);
+        return Ok(());
+    }
+    println!("context   {}  ({})", env.context, engine.db_path().display());
+    println!("model     {}", engine.model_id());
+    println!(
+        "messages  {} stored, {} waiting for capture{}",
+        status.messages,
+        status.messages_pending,
+        status
+            .newest_pending_at
+            .map(|t| format!(" (newest {})", t.format("%Y-%m-%d %H:%M:%S UTC")))
+            .unwrap_or_default()
+    );
+    println!("episodes  {} stored, {} waiting for an embedding", status.episodes, status.embeddings_pending);
+    if status.recent_jobs.is_empty() {
+        println!("capture   no jobs yet");
+    }
+    for j in &status.recent_jobs {
+        println!(
+            "capture   #{} {:<8} {:<10} {}/{} messages, {} episodes, started {}{}",
+            j.id,
+            j.status,
+            j.reason,
+            j.messages_done,
+            j.messages_total,
+            j.episodes_added,
+            j.started_at.map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string()).unwrap_or_else(|| "-".into()),
+            j.error.as_deref().map(|e| format!("; error: {e}")).unwrap_or_default(),
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,103 @@
+//! Crash safety of capture: `minne import` killed with SIGKILL in the middle of its capture
+//! job, then `minne capture` run again, must end with exactly the episodes and embeddings a
+//! clean import gives: none lost, none twice.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use assert_cmd::cargo::CommandCargoExt;
+use rusqlite::{Connection, OpenFlags};
+
+fn locomo() -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/locomo/locomo-dev.json");
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("skipped: {} is absent", path.display());
+        None
+    }
+}
+
+fn import_args(file: &Path) -> Vec<String> {
+    ["import", "--format", "locomo", "--sample", "conv-26"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([file.display().to_string()])
+        .collect()
+}
+
+/// Every episode as (message external id, span, kind), sorted, and the embedding count.
+fn snapshot(db: &Path) -> (Vec<(String, i64, i64, String)>, i64) {
+    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT m.external_id, e.span_start, e.span_end, e.kind FROM episodes e
+             JOIN messages m ON m.id = e.message_id ORDER BY 1, 2, 3",
+        )
+        .unwrap();
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap();
+    let episodes = rows.collect::<Result<Vec<_>, _>>().unwrap();
+    let embeddings = conn.query_row("SELECT count(*) FROM embeddings", [], |r| r.get(0)).unwrap();
+    (episodes, embeddings)
+}
+
+fn job_running(db: &Path) -> bool {
+    let Ok(conn) = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY) else { return false };
+    conn.query_row("SELECT count(*) FROM capture_jobs WHERE status = 'running'", [], |r| r.get::<_, i64>(0))
+        .is_ok_and(|n| n > 0)
+}
+
+#[test]
+fn killed_capture_resumes_with_exactly_one_copy_of_each_episode() {
+    let Some(file) = locomo() else { return };
+    let dir = tempfile::tempdir().unwrap();
+
+    let clean = dir.path().join("clean");
+    Command::cargo_bin("minne").unwrap().env("MINNE_DATA_DIR", &clean).args(import_args(&file)).assert().success();
+    let (want, want_embeddings) = snapshot(&clean.join("personal.sqlite"));
+    assert!(want.len() >= 400, "conv-26 has 419 turns, each yields at least one episode");
+    assert_eq!(want_embeddings as usize, want.len(), "every episode has one vector");
+
+    let mut killed_mid_job = 0;
+    for attempt in 0..4u64 {
+        let data = dir.path().join(format!("crash-{attempt}"));
+        let db = data.join("personal.sqlite");
+        let mut child = std::process::Command::cargo_bin("minne")
+            .unwrap()
+            .env("MINNE_DATA_DIR", &data)
+            .args(import_args(&file))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !job_running(&db) && started.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Vary where in the job the kill lands: right away, then later each attempt.
+        std::thread::sleep(Duration::from_millis(150 * attempt));
+        child.kill().unwrap(); // SIGKILL: no destructors, no end-of-session hook
+        let finished_anyway = child.wait().unwrap().success();
+        if finished_anyway {
+            continue;
+        }
+        let (partial, _) = snapshot(&db);
+        if partial.len() < want.len() || job_running(&db) {
+            killed_mid_job += 1;
+        }
+        Command::cargo_bin("minne").unwrap().env("MINNE_DATA_DIR", &data).arg("capture").assert().success();
+        let (got, embeddings) = snapshot(&db);
+        assert_eq!(got, want, "after resuming, the episodes are exactly those of a clean import");
+        assert_eq!(embeddings, want_embeddings, "and so are the embeddings: none missing, none twice");
+        let conn = Connection::open(&db).unwrap();
+        let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        assert_eq!(integrity, "ok");
+        let open: i64 = conn
+            .query_row("SELECT count(*) FROM capture_jobs WHERE status IN ('queued', 'running')", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(open, 0, "the interrupted job was resumed and finished");
+    }
+    assert!(killed_mid_job > 0, "at least one kill must land inside the capture job for this test to mean anything");
+}

@@ -1,0 +1,331 @@
+//! Durable capture (seed 003: write status visible, never assume an end-of-session hook ran;
+//! DESIGN principle 6). Capture runs as a job recorded in the context's database: after a
+//! conversation has been quiet for a while, at an explicit checkpoint, or after an import. A
+//! job left `running` by a crash is resumed by the next run, and re-capturing is idempotent.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde::Serialize;
+
+use crate::capture::tone::{Tone, ToneBaseline};
+use crate::capture::{rules, stability_for, weigh};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::import::ImportProgress;
+use crate::model::{MessageInput, Role};
+use crate::store::{fmt_fixed, fmt_utc, parse_fixed, parse_utc};
+
+/// Messages encoded per capture transaction: a crash loses at most one batch of work, never
+/// data, and the batch is redone on the next run.
+const CAPTURE_BATCH: usize = 256;
+
+/// The default quiet period before a conversation is captured: two minutes.
+pub const DEFAULT_QUIET_SECONDS: i64 = 120;
+
+/// Why a capture job ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaptureReason {
+    /// After an import.
+    Import,
+    /// The conversation had been quiet for the quiet period.
+    Quiet,
+    /// Asked for explicitly (`minne capture`, an MCP call, the app).
+    Checkpoint,
+}
+
+impl CaptureReason {
+    fn as_str(self) -> &'static str {
+        match self {
+            CaptureReason::Import => "import",
+            CaptureReason::Quiet => "quiet",
+            CaptureReason::Checkpoint => "checkpoint",
+        }
+    }
+}
+
+/// A capture job as recorded in the store.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaptureJob {
+    /// Its id.
+    pub id: i64,
+    /// `queued`, `running`, `done` or `failed`. A `running` job whose process died is
+    /// resumed by the next capture.
+    pub status: String,
+    /// `import`, `quiet` or `checkpoint`.
+    pub reason: String,
+    /// `rules` or `llm:<model>`.
+    pub extractor: String,
+    /// When it was queued (UTC).
+    pub created_at: DateTime<Utc>,
+    /// When it last started or resumed (UTC).
+    pub started_at: Option<DateTime<Utc>>,
+    /// When it finished (UTC).
+    pub finished_at: Option<DateTime<Utc>>,
+    /// Messages it had to encode.
+    pub messages_total: i64,
+    /// Messages encoded so far.
+    pub messages_done: i64,
+    /// Episodes it stored.
+    pub episodes_added: i64,
+    /// Episodes an LLM proposed whose quote is not in the transcript, dropped.
+    pub suspected_hallucinations: i64,
+    /// Why it failed, if it did.
+    pub error: Option<String>,
+}
+
+/// What a context holds and where its capture stands, for `minne status` and the app.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaptureStatus {
+    /// Messages stored.
+    pub messages: i64,
+    /// Messages not yet captured.
+    pub messages_pending: i64,
+    /// Episodes stored.
+    pub episodes: i64,
+    /// Episodes without a vector from the current model.
+    pub embeddings_pending: i64,
+    /// When the newest pending message was written (UTC), if any.
+    pub newest_pending_at: Option<DateTime<Utc>>,
+    /// The latest jobs, newest first.
+    pub recent_jobs: Vec<CaptureJob>,
+}
+
+impl Engine {
+    /// Runs capture now as a recorded job, then embeds the new episodes. Resumes a job a
+    /// crashed process left `running`; otherwise starts a new one if anything is pending.
+    /// Returns the job, or `None` when there was nothing to do. On failure the job is marked
+    /// `failed` with its error, what was already captured stays, and the next run resumes.
+    pub fn run_capture(
+        &mut self,
+        reason: CaptureReason,
+        progress: &mut dyn FnMut(ImportProgress),
+    ) -> Result<Option<CaptureJob>> {
+        let now = fmt_utc(self.clock.now());
+        let open: Option<i64> = self
+            .store
+            .conn()
+            .query_row(
+                "SELECT id FROM capture_jobs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let status = self.capture_status(0)?;
+        let job_id = match open {
+            Some(id) => id,
+            None if status.messages_pending == 0 && status.embeddings_pending == 0 => return Ok(None),
+            None => {
+                self.store.conn().execute(
+                    "INSERT INTO capture_jobs (status, reason, extractor, created_at) VALUES ('queued', ?1, 'rules', ?2)",
+                    params![reason.as_str(), now],
+                )?;
+                self.store.conn().last_insert_rowid()
+            }
+        };
+        self.store.conn().execute(
+            "UPDATE capture_jobs SET status = 'running', started_at = ?2, error = NULL,
+                    messages_total = messages_done + ?3 WHERE id = ?1",
+            params![job_id, now, status.messages_pending],
+        )?;
+        let outcome = self
+            .capture_pending(job_id, progress)
+            .and_then(|_| self.embed_pending(progress));
+        let finished = fmt_utc(self.clock.now());
+        match &outcome {
+            Ok(_) => self.store.conn().execute(
+                "UPDATE capture_jobs SET status = 'done', finished_at = ?2 WHERE id = ?1",
+                params![job_id, finished],
+            )?,
+            Err(e) => self.store.conn().execute(
+                "UPDATE capture_jobs SET status = 'failed', finished_at = ?2, error = ?3 WHERE id = ?1",
+                params![job_id, finished, e.to_string()],
+            )?,
+        };
+        outcome?;
+        self.capture_job(job_id)
+    }
+
+    /// Runs capture if messages are pending and the newest of them is at least `quiet` old
+    /// (seed 004: capture runs once a conversation has gone quiet). `None` when nothing ran.
+    pub fn capture_if_quiet(
+        &mut self,
+        quiet: Duration,
+        progress: &mut dyn FnMut(ImportProgress),
+    ) -> Result<Option<CaptureJob>> {
+        let status = self.capture_status(0)?;
+        match status.newest_pending_at {
+            Some(newest) if self.clock.now() - newest >= quiet => {
+                self.run_capture(CaptureReason::Quiet, progress)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Counts of what is stored and pending, and the `recent_jobs` latest capture jobs.
+    pub fn capture_status(&self, recent_jobs: usize) -> Result<CaptureStatus> {
+        let conn = self.store.conn();
+        let count = |sql: &str| -> rusqlite::Result<i64> { conn.query_row(sql, [], |r| r.get(0)) };
+        let newest: Option<String> =
+            conn.query_row("SELECT max(sent_at) FROM messages WHERE captured_at IS NULL", [], |r| r.get(0))?;
+        let embeddings_pending: i64 = conn.query_row(
+            "SELECT count(*) FROM episodes e WHERE NOT EXISTS
+               (SELECT 1 FROM embeddings x WHERE x.episode_id = e.id AND x.model_id = ?1)",
+            [self.embedder.model_id()],
+            |r| r.get(0),
+        )?;
+        let mut stmt = conn.prepare(&format!("SELECT {JOB_COLUMNS} FROM capture_jobs ORDER BY id DESC LIMIT ?1"))?;
+        let recent = stmt
+            .query_map([recent_jobs as i64], job_from_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(CaptureStatus {
+            messages: count("SELECT count(*) FROM messages")?,
+            messages_pending: count("SELECT count(*) FROM messages WHERE captured_at IS NULL")?,
+            episodes: count("SELECT count(*) FROM episodes")?,
+            embeddings_pending,
+            newest_pending_at: newest.as_deref().map(parse_utc).transpose()?,
+            recent_jobs: recent,
+        })
+    }
+
+    fn capture_job(&self, id: i64) -> Result<Option<CaptureJob>> {
+        Ok(self
+            .store
+            .conn()
+            .query_row(&format!("SELECT {JOB_COLUMNS} FROM capture_jobs WHERE id = ?1"), [id], job_from_row)
+            .optional()?)
+    }
+
+    /// Encodes every message not yet captured (seed 004: encode, then weigh), in batches of
+    /// one IMMEDIATE transaction each: a batch's episodes, its messages' `captured_at` marks,
+    /// the speakers' baselines and the job's progress commit together, so an interrupted
+    /// capture resumes where it stopped and never stores an episode twice, even with two
+    /// processes capturing at once. Returns the episodes added.
+    fn capture_pending(&mut self, job_id: i64, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
+        let total: usize = self.store.conn().query_row(
+            "SELECT count(*) FROM messages WHERE captured_at IS NULL",
+            [],
+            |r| r.get::<_, i64>(0),
+        )? as usize;
+        let mut done = 0;
+        let mut added = 0;
+        while done < total {
+            let captured_at = fmt_utc(self.clock.now());
+            let tx = self.store.conn_mut().transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let batch: Vec<(i64, String, String, String, String, i64)> = {
+                let mut stmt = tx.prepare(
+                    "SELECT id, role, actor, text, sent_at, utc_offset_s FROM messages
+                     WHERE captured_at IS NULL ORDER BY sent_at, id LIMIT ?1",
+                )?;
+                let rows = stmt.query_map([CAPTURE_BATCH as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+                })?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            if batch.is_empty() {
+                break;
+            }
+            let mut baselines: HashMap<String, ToneBaseline> = HashMap::new();
+            for (message_id, role, actor, text, sent_at, offset) in &batch {
+                let role: Role = role.parse()?;
+                let offset = chrono::FixedOffset::east_opt(*offset as i32)
+                    .ok_or_else(|| Error::InvalidInput(format!("stored UTC offset {offset} s is out of range")))?;
+                let timestamp = parse_fixed(sent_at)?.with_timezone(&offset);
+                if !baselines.contains_key(actor) {
+                    let stored: Option<String> = tx
+                        .query_row("SELECT baseline FROM speaker_baselines WHERE actor = ?1", [actor], |r| r.get(0))
+                        .optional()?;
+                    let baseline = stored.and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default();
+                    baselines.insert(actor.clone(), baseline);
+                }
+                let baseline = baselines.entry(actor.clone()).or_default();
+                let tone = Tone::of(text);
+                let intensity = baseline.intensity(&tone);
+                baseline.update(&tone);
+
+                let input = MessageInput { role, text, timestamp };
+                for ep in rules::extract(&input) {
+                    let salience = weigh(ep.kind, intensity);
+                    let stability = stability_for(salience);
+                    added += tx.execute(
+                        "INSERT OR IGNORE INTO episodes
+                           (message_id, actor, role, kind, text, span_start, span_end, occurred_at,
+                            event_expression, event_start, event_end, salience, stability_days, captured_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                        params![
+                            message_id,
+                            actor,
+                            role.as_str(),
+                            ep.kind.as_str(),
+                            ep.text,
+                            ep.span.start as i64,
+                            ep.span.end as i64,
+                            fmt_utc(timestamp.to_utc()),
+                            ep.when.as_ref().map(|w| w.expression.clone()),
+                            ep.when.as_ref().map(|w| fmt_fixed(w.start)),
+                            ep.when.as_ref().map(|w| fmt_fixed(w.end)),
+                            salience.get(),
+                            stability.days(),
+                            captured_at,
+                        ],
+                    )?;
+                    let episode_id = tx.last_insert_rowid();
+                    for name in &ep.participants {
+                        tx.execute(
+                            "INSERT OR IGNORE INTO episode_participants (episode_id, name) VALUES (?1, ?2)",
+                            params![episode_id, name],
+                        )?;
+                    }
+                }
+                tx.execute("UPDATE messages SET captured_at = ?2 WHERE id = ?1", params![message_id, captured_at])?;
+            }
+            for (actor, baseline) in &baselines {
+                let json = serde_json::to_string(baseline)
+                    .map_err(|e| Error::InvalidInput(format!("tone baseline: {e}")))?;
+                tx.execute(
+                    "INSERT INTO speaker_baselines (actor, baseline) VALUES (?1, ?2)
+                     ON CONFLICT(actor) DO UPDATE SET baseline = excluded.baseline",
+                    params![actor, json],
+                )?;
+            }
+            tx.execute(
+                "UPDATE capture_jobs SET messages_done = messages_done + ?2, episodes_added = ?3 WHERE id = ?1",
+                params![job_id, batch.len() as i64, added as i64],
+            )?;
+            tx.commit()?;
+            done += batch.len();
+            progress(ImportProgress::Captured { done: done.min(total), total });
+        }
+        Ok(added)
+    }
+
+}
+
+const JOB_COLUMNS: &str = "id, status, reason, extractor, created_at, started_at, finished_at, \
+    messages_total, messages_done, episodes_added, suspected_hallucinations, error";
+
+fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CaptureJob> {
+    let time = |i: usize| -> rusqlite::Result<Option<DateTime<Utc>>> {
+        let s: Option<String> = r.get(i)?;
+        s.as_deref()
+            .map(parse_utc)
+            .transpose()
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
+    };
+    Ok(CaptureJob {
+        id: r.get(0)?,
+        status: r.get(1)?,
+        reason: r.get(2)?,
+        extractor: r.get(3)?,
+        created_at: time(4)?.unwrap_or_default(),
+        started_at: time(5)?,
+        finished_at: time(6)?,
+        messages_total: r.get(7)?,
+        messages_done: r.get(8)?,
+        episodes_added: r.get(9)?,
+        suspected_hallucinations: r.get(10)?,
+        error: r.get(11)?,
+    })
+}

@@ -1,0 +1,482 @@
+//! Recall: the right memories back, or none (seed 000).
+//!
+//! Candidates come from two sides over every episode of the context: the **dense** side, the
+//! cosine of the query and episode embeddings, and the **lexical** side, BM25 over the FTS5
+//! index of episode words plus the turn before (migration 3). The two are fused into one
+//! `relevance` ([`Fusion`]); a memory next to a relevant one (the turn before or after in the
+//! same session) keeps at least `neighbour ×` that relevance, since answers sit next to the
+//! questions that name their topic. The final score is seed 000's linear score,
+//!
+//! `score = α·relevance + β·retrievability + γ·salience (+ person bonus)`,
+//!
+//! with retrievability on the FSRS-4.5 curve. People named in the query who are speakers or
+//! participants of this context are taken out of the query text (a turn never carries its
+//! own speaker's name, so the name drags the query toward the wrong turns) and act on the
+//! episode's speaker and participants instead. Results are the top `k` that also clear an
+//! absolute `threshold`: nothing relevant gives nothing. The defaults and how they were
+//! chosen are in docs/benchmarks.md.
+
+mod fusion;
+mod lexical;
+pub mod prompt;
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use rusqlite::params_from_iter;
+use serde::Serialize;
+
+use crate::embed::cosine;
+use crate::engine::Engine;
+use crate::episodes::{EPISODE_COLUMNS, EPISODE_FROM, EpisodeView, from_row};
+use crate::error::{Error, Result};
+use crate::fade::retrievability;
+use crate::model::{EpisodeId, Stability};
+use crate::store::{blob_to_vector, parse_utc};
+
+pub use fusion::Fusion;
+
+/// Seed 000's default number of memories returned.
+pub const DEFAULT_K: usize = 3;
+/// The default absolute threshold on the final score, calibrated on the dev data
+/// (docs/benchmarks.md, "Recall defaults").
+pub const DEFAULT_THRESHOLD: f64 = 0.45;
+
+/// The weights of the final score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Weights {
+    /// Weight of relevance (α).
+    pub similarity: f64,
+    /// Weight of retrievability (β).
+    pub retrievability: f64,
+    /// Weight of salience (γ).
+    pub salience: f64,
+    /// Added when the query names a person who is the episode's speaker or participant.
+    pub person: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights { similarity: 0.8, retrievability: 0.1, salience: 0.1, person: 0.1 }
+    }
+}
+
+/// How relevance is computed: which sides, how they are fused, what spreads to neighbours.
+/// [`Ranking::default`] is Minne's; [`Ranking::bm25_only`] and [`Ranking::dense_only`] are the
+/// baselines the evaluation harness compares it with.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Ranking {
+    /// Weight of the dense side in relevance.
+    pub dense: f64,
+    /// Weight of the lexical (BM25) side in relevance.
+    pub lexical: f64,
+    /// BM25 weight of the previous turn's words against the episode's own (0 ignores them).
+    pub context: f64,
+    /// A memory keeps at least this share of its best neighbour's relevance (0 turns it off).
+    pub neighbour: f64,
+    /// Whether people named in the query act on speakers and participants, not as text.
+    pub people: bool,
+    /// How the two sides are fused.
+    pub fusion: Fusion,
+}
+
+impl Default for Ranking {
+    fn default() -> Self {
+        Ranking { dense: 0.5, lexical: 0.5, context: 0.5, neighbour: 0.7, people: true, fusion: Fusion::Absolute }
+    }
+}
+
+impl Ranking {
+    /// Plain BM25 over the episodes' own words (stop-words dropped, Porter stems).
+    pub fn bm25_only() -> Self {
+        Ranking { dense: 0.0, lexical: 1.0, context: 0.0, neighbour: 0.0, people: false, fusion: Fusion::MinMax }
+    }
+
+    /// Plain cosine similarity of the whole query with each episode.
+    pub fn dense_only() -> Self {
+        Ranking { dense: 1.0, lexical: 0.0, context: 0.0, neighbour: 0.0, people: false, fusion: Fusion::Absolute }
+    }
+}
+
+/// A recall request.
+#[derive(Debug, Clone)]
+pub struct RecallQuery {
+    /// What to recall.
+    pub text: String,
+    /// At most this many results.
+    pub k: usize,
+    /// Results must score at least this (in `[0, 1]` for the default weights).
+    pub threshold: f64,
+    /// The weights of the score.
+    pub weights: Weights,
+    /// How relevance is computed.
+    pub ranking: Ranking,
+}
+
+impl RecallQuery {
+    /// A query with the calibrated defaults: `k = 3`, [`DEFAULT_THRESHOLD`], [`Weights`] and
+    /// [`Ranking`] defaults.
+    pub fn new(text: impl Into<String>) -> Self {
+        RecallQuery {
+            text: text.into(),
+            k: DEFAULT_K,
+            threshold: DEFAULT_THRESHOLD,
+            weights: Weights::default(),
+            ranking: Ranking::default(),
+        }
+    }
+}
+
+/// The parts of a score, before weighting.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ScoreParts {
+    /// Cosine similarity of query and episode, in `[-1, 1]`.
+    pub similarity: f64,
+    /// BM25 of the query's content words against the episode's words and the turn before
+    /// (0 when none matched).
+    pub lexical: f64,
+    /// The fused relevance in `[0, 1]`, after neighbour propagation.
+    pub relevance: f64,
+    /// Whether relevance came from a neighbouring turn rather than the episode itself.
+    pub from_neighbour: bool,
+    /// Retrievability now, in `(0, 1]`.
+    pub retrievability: f64,
+    /// Salience, in `[0, 1]`.
+    pub salience: f64,
+    /// Whether a person the query names is this episode's speaker or a participant.
+    pub person_match: bool,
+}
+
+/// One recalled episode with its score and the parts it is made of.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecallHit {
+    /// The episode and its provenance.
+    pub episode: EpisodeView,
+    /// The final score.
+    pub score: f64,
+    /// The unweighted parts.
+    pub parts: ScoreParts,
+    /// Days since it was said.
+    pub age_days: f64,
+}
+
+/// Why a candidate was left out of the results.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "reason")]
+pub enum LeftOut {
+    /// It scored below the absolute threshold.
+    UnderThreshold {
+        /// The threshold it missed.
+        threshold: f64,
+    },
+    /// It cleared the threshold but `k` better ones did too.
+    OutsideK {
+        /// Its 1-based rank.
+        rank: usize,
+        /// The `k` asked for.
+        k: usize,
+    },
+}
+
+/// A candidate that was considered and left out, with the reason.
+#[derive(Debug, Clone, Serialize)]
+pub struct NearMiss {
+    /// The candidate, with its score and parts.
+    pub hit: RecallHit,
+    /// Why it is not among the results.
+    pub reason: LeftOut,
+}
+
+/// Recall with its explanation: the results and the best candidates left out.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecallExplained {
+    /// The results, best first, as [`Engine::recall`] returns them.
+    pub hits: Vec<RecallHit>,
+    /// The next best candidates after the results, best first, each with why it was left out.
+    pub near_misses: Vec<NearMiss>,
+    /// People the query names who were treated as speakers/participants, not as words.
+    pub people: Vec<String>,
+    /// The query's content words the lexical side searched for.
+    pub terms: Vec<String>,
+    /// Time the recall took, milliseconds (query embedding included).
+    pub took_ms: f64,
+}
+
+/// A scored candidate before it is loaded in full.
+#[derive(Debug, Clone, Copy)]
+struct Scored {
+    id: EpisodeId,
+    score: f64,
+    parts: ScoreParts,
+    age_days: f64,
+}
+
+/// What scoring needs of one episode.
+#[derive(Debug)]
+struct Candidate {
+    id: i64,
+    session: i64,
+    seq: i64,
+    actor: String,
+    participants: Vec<String>,
+    occurred_at: DateTime<Utc>,
+    stability: Stability,
+    salience: f64,
+    vector: Option<Vec<f32>>,
+}
+
+impl Engine {
+    /// Recalls the episodes most relevant to `query.text`: the top `k` by score that also
+    /// score at least `threshold`, best first. Empty when nothing is relevant enough.
+    /// Errors: [`Error::InvalidInput`] for an empty query; embedding and database errors.
+    pub fn recall(&self, query: &RecallQuery) -> Result<Vec<RecallHit>> {
+        Ok(self.recall_explained(query, 0)?.hits)
+    }
+
+    /// Recalls as [`Engine::recall`] does and also returns up to `near_misses` of the best
+    /// candidates that were left out, each with why (under the threshold, or outside `k`).
+    /// Errors: as [`Engine::recall`].
+    pub fn recall_explained(&self, query: &RecallQuery, near_misses: usize) -> Result<RecallExplained> {
+        if query.text.trim().is_empty() {
+            return Err(Error::InvalidInput("the recall query is empty: say what to recall".into()));
+        }
+        let started = Instant::now();
+        let now = self.clock.now();
+        let ranking = &query.ranking;
+        let people = if ranking.people { self.people_named_in(&query.text)? } else { Vec::new() };
+        let mut scored = self.score_all(query, &people, now)?;
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        let cleared = scored.iter().take(query.k).take_while(|s| s.score >= query.threshold).count();
+        let misses: Vec<(Scored, LeftOut)> = scored
+            .iter()
+            .enumerate()
+            .skip(cleared)
+            .take(near_misses)
+            .map(|(i, s)| {
+                let reason = if s.score < query.threshold {
+                    LeftOut::UnderThreshold { threshold: query.threshold }
+                } else {
+                    LeftOut::OutsideK { rank: i + 1, k: query.k }
+                };
+                (*s, reason)
+            })
+            .collect();
+        let hits = self.load_hits(&scored[..cleared], now)?;
+        let miss_hits = self.load_hits(&misses.iter().map(|(s, _)| *s).collect::<Vec<_>>(), now)?;
+        let near_misses = miss_hits
+            .into_iter()
+            .map(|hit| {
+                let reason = misses.iter().find(|(s, _)| s.id == hit.episode.id).map(|(_, r)| *r);
+                NearMiss { hit, reason: reason.unwrap_or(LeftOut::UnderThreshold { threshold: query.threshold }) }
+            })
+            .collect();
+        let terms = lexical::content_words(&query.text, &people);
+        Ok(RecallExplained { hits, near_misses, people, terms, took_ms: started.elapsed().as_secs_f64() * 1e3 })
+    }
+
+    /// The speakers and participants of this context whose names the query contains
+    /// (whole words, any case), lowercased.
+    fn people_named_in(&self, query: &str) -> Result<Vec<String>> {
+        let mut stmt = self.store.conn().prepare_cached(
+            "SELECT DISTINCT actor FROM episodes UNION SELECT DISTINCT name FROM episode_participants",
+        )?;
+        let names = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let words = lexical::words(query);
+        Ok(names
+            .into_iter()
+            .map(|n| n.to_lowercase())
+            .filter(|n| n != "user" && n != "assistant" && !n.is_empty())
+            .filter(|n| {
+                let parts: Vec<&str> = n.split_whitespace().collect();
+                words.windows(parts.len()).any(|w| w == parts.as_slice())
+            })
+            .collect())
+    }
+
+    /// Every episode with what scoring needs.
+    fn candidates(&self) -> Result<Vec<Candidate>> {
+        let mut stmt = self.store.conn().prepare_cached(
+            "SELECT e.id, m.session_id, m.seq, lower(e.actor),
+                    (SELECT group_concat(lower(p.name), char(31)) FROM episode_participants p WHERE p.episode_id = e.id),
+                    e.occurred_at, e.stability_days, e.salience, x.vector
+             FROM episodes e JOIN messages m ON m.id = e.message_id
+             LEFT JOIN embeddings x ON x.episode_id = e.id AND x.model_id = ?1",
+        )?;
+        let mut rows = stmt.query([self.embedder.model_id()])?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            let participants: Option<String> = row.get(4)?;
+            let blob: Option<Vec<u8>> = row.get(8)?;
+            out.push(Candidate {
+                id: row.get(0)?,
+                session: row.get(1)?,
+                seq: row.get(2)?,
+                actor: row.get(3)?,
+                participants: participants
+                    .map(|p| p.split('\u{1f}').map(str::to_string).collect())
+                    .unwrap_or_default(),
+                occurred_at: parse_utc(&row.get::<_, String>(5)?)?,
+                stability: Stability::new(row.get(6)?)?,
+                salience: row.get(7)?,
+                vector: blob.as_deref().and_then(blob_to_vector),
+            });
+        }
+        Ok(out)
+    }
+
+    fn score_all(&self, query: &RecallQuery, people: &[String], now: DateTime<Utc>) -> Result<Vec<Scored>> {
+        let ranking = &query.ranking;
+        let w = &query.weights;
+        let candidates = self.candidates()?;
+        if candidates.is_empty() {
+            return Ok(Vec::new());
+        }
+
+        // Dense side: the query without the named people.
+        let dense: Vec<f64> = if ranking.dense > 0.0 {
+            let stripped = strip_names(&query.text, people);
+            let embedded = if stripped.trim().is_empty() { query.text.as_str() } else { stripped.as_str() };
+            let q = self.embedder.embed_query(embedded)?;
+            candidates
+                .iter()
+                .map(|c| c.vector.as_ref().filter(|v| v.len() == q.len()).map_or(0.0, |v| f64::from(cosine(&q, v))))
+                .collect()
+        } else {
+            vec![0.0; candidates.len()]
+        };
+
+        // Lexical side: BM25 of the content words, and the scale that makes it absolute.
+        let terms = lexical::content_words(&query.text, people);
+        let (lexical, scale) = if ranking.lexical > 0.0 && !terms.is_empty() {
+            let by_id = lexical::bm25(self.store.conn(), &terms, ranking.context)?;
+            let scale = self.idf_sum(&terms, candidates.len())?;
+            (candidates.iter().map(|c| by_id.get(&c.id).copied().unwrap_or(0.0)).collect(), scale)
+        } else {
+            (vec![0.0; candidates.len()], 0.0)
+        };
+
+        let own = fusion::fuse(ranking.fusion, ranking.dense, ranking.lexical, &dense, &lexical, scale);
+
+        // Neighbour propagation over turns: the best relevance of each (session, seq).
+        let mut turn_best: HashMap<(i64, i64), f64> = HashMap::new();
+        if ranking.neighbour > 0.0 {
+            for (c, r) in candidates.iter().zip(&own) {
+                let e = turn_best.entry((c.session, c.seq)).or_insert(f64::NEG_INFINITY);
+                *e = e.max(*r);
+            }
+        }
+
+        let mut out = Vec::with_capacity(candidates.len());
+        for (i, c) in candidates.iter().enumerate() {
+            let mut relevance = own[i];
+            let mut from_neighbour = false;
+            if ranking.neighbour > 0.0 {
+                let near = [(c.session, c.seq - 1), (c.session, c.seq + 1), (c.session, c.seq)]
+                    .iter()
+                    .filter_map(|k| turn_best.get(k))
+                    .fold(f64::NEG_INFINITY, |a, b| a.max(*b));
+                let spread = ranking.neighbour * near;
+                if spread > relevance {
+                    relevance = spread;
+                    from_neighbour = true;
+                }
+            }
+            let age_days = (now - c.occurred_at).num_seconds() as f64 / 86_400.0;
+            let person_match = !people.is_empty()
+                && people.iter().any(|p| *p == c.actor || c.participants.iter().any(|n| n == p));
+            let parts = ScoreParts {
+                similarity: dense[i],
+                lexical: lexical[i],
+                relevance,
+                from_neighbour,
+                retrievability: retrievability(c.stability, age_days),
+                salience: c.salience,
+                person_match,
+            };
+            let score = w.similarity * parts.relevance
+                + w.retrievability * parts.retrievability
+                + w.salience * parts.salience
+                + if person_match { w.person } else { 0.0 };
+            out.push(Scored { id: EpisodeId(c.id), score, parts, age_days });
+        }
+        Ok(out)
+    }
+
+    /// Σ IDF of the terms as FTS5's BM25 computes it, over `n` rows: about the BM25 of a
+    /// memory of average length holding every term once, the lexical side's absolute scale.
+    fn idf_sum(&self, terms: &[String], n: usize) -> Result<f64> {
+        let mut stmt = self.store.conn().prepare_cached("SELECT count(*) FROM episodes_fts WHERE episodes_fts MATCH ?1")?;
+        let n = n as f64;
+        let mut sum = 0.0;
+        for t in terms {
+            let Some(q) = lexical::fts_query(std::slice::from_ref(t)) else { continue };
+            let hits: f64 = stmt.query_row([q], |r| r.get::<_, i64>(0))? as f64;
+            if hits > 0.0 {
+                sum += ((n - hits + 0.5) / (hits + 0.5)).ln().max(1e-6);
+            } else {
+                // A word found nowhere still counts as asked for: a question about something
+                // absent should not look fully answered by the words that are present.
+                sum += ((n + 0.5) / 0.5).ln();
+            }
+        }
+        Ok(sum)
+    }
+
+    fn load_hits(&self, scored: &[Scored], now: DateTime<Utc>) -> Result<Vec<RecallHit>> {
+        if scored.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut views: HashMap<EpisodeId, EpisodeView> = HashMap::with_capacity(scored.len());
+        // SQLite limits bound parameters; load in chunks.
+        for chunk in scored.chunks(500) {
+            let placeholders = vec!["?"; chunk.len()].join(",");
+            let sql = format!("SELECT {EPISODE_COLUMNS} FROM {EPISODE_FROM} WHERE e.id IN ({placeholders})");
+            let mut stmt = self.store.conn().prepare(&sql)?;
+            let rows = stmt.query_map(params_from_iter(chunk.iter().map(|s| s.id.0)), |r| from_row(r, now))?;
+            for v in rows {
+                let v = v?;
+                views.insert(v.id, v);
+            }
+        }
+        Ok(scored
+            .iter()
+            .filter_map(|s| {
+                let episode = views.remove(&s.id)?;
+                Some(RecallHit { episode, score: s.score, parts: s.parts, age_days: s.age_days })
+            })
+            .collect())
+    }
+}
+
+/// The query with the named people's words removed.
+fn strip_names(query: &str, people: &[String]) -> String {
+    if people.is_empty() {
+        return query.to_string();
+    }
+    let drop: Vec<&str> = people.iter().flat_map(|p| p.split_whitespace()).collect();
+    query
+        .split_whitespace()
+        .filter(|w| {
+            let bare = lexical::words(w);
+            !(bare.len() == 1 && drop.contains(&bare[0].as_str()))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_stripped_with_their_possessive() {
+        let people = vec!["melanie".to_string()];
+        assert_eq!(
+            strip_names("What did Melanie's kids make?", &people),
+            "What did kids make?",
+            "the name, possessive included, goes; the rest of the question stays"
+        );
+        assert_eq!(strip_names("What about Mel?", &people), "What about Mel?", "only whole names match");
+    }
+}
