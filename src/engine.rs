@@ -14,6 +14,7 @@ use crate::episodes::{self, EpisodeView};
 use crate::error::{Error, Result};
 use crate::import::{self, ImportOptions, ImportProgress, ImportReport, NewSession, ParsedSession};
 use crate::import::transcript::hex;
+use crate::llm::ChatModel;
 use crate::model::Role;
 use crate::store::{Store, fmt_fixed, fmt_utc, vector_to_blob};
 
@@ -27,6 +28,7 @@ pub struct Engine {
     pub(crate) context: ContextName,
     pub(crate) embedder: Arc<dyn Embedder>,
     pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) llm: Option<Arc<dyn ChatModel>>,
 }
 
 impl Engine {
@@ -45,7 +47,13 @@ impl Engine {
             return Err(Error::UnknownContext(context.to_string()));
         }
         let store = Store::open(&path)?;
-        Ok(Engine { store, context: context.clone(), embedder, clock })
+        Ok(Engine { store, context: context.clone(), embedder, clock, llm: None })
+    }
+
+    /// Lets capture use an LLM (`None`: the rules only). With one set, capture asks it per
+    /// window of messages, verifies every quote, and falls back to the rules on any error.
+    pub fn set_llm(&mut self, llm: Option<Arc<dyn ChatModel>>) {
+        self.llm = llm;
     }
 
     /// The open context.

@@ -57,6 +57,11 @@ pub enum Error {
     #[error("embedding model: {0}")]
     Embedding(String),
 
+    /// The LLM endpoint failed (transport, status, timeout or reply shape). Capture falls
+    /// back to its rules when this happens.
+    #[error("LLM endpoint: {0}")]
+    Llm(String),
+
     /// The database said no.
     #[error("database error: {0}")]
     Database(#[from] rusqlite::Error),

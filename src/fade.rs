@@ -37,4 +37,19 @@ mod tests {
         // (1 + 19/81 · 36500)^-0.5 ≈ 0.01078: small, but never zero.
         assert!(r > 0.0 && (r - 0.010_78).abs() < 1e-4, "a century later R is ~0.0108, got {r}");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn retrievability_falls_over_time_and_is_point_nine_at_stability(
+            days in 0.01f64..5000.0, t in 0.0f64..10_000.0, dt in 0.001f64..1000.0,
+        ) {
+            let s = Stability::new(days).unwrap();
+            let now = retrievability(s, t);
+            let later = retrievability(s, t + dt);
+            proptest::prop_assert!(later < now, "time only lowers retrievability: R({t}) = {now}, R({}) = {later}", t + dt);
+            proptest::prop_assert!(later > 0.0 && now <= 1.0, "R stays in (0, 1]");
+            // FSRS-4.5 fixes R(S) = 0.9 for every stability.
+            proptest::prop_assert!((retrievability(s, days) - 0.9).abs() < 1e-9);
+        }
+    }
 }

@@ -36,8 +36,10 @@ pub mod eval;
 pub mod fade;
 pub mod forget;
 pub mod import;
+pub mod llm;
 pub mod model;
 pub mod recall;
+pub mod scenario;
 pub mod settings;
 pub(crate) mod store;
 

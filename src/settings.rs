@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::embed::ModelChoice;
 use crate::error::{Error, Result};
+use crate::llm::LlmConfig;
 
 /// Where Minne keeps its files and which model it embeds with.
 #[derive(Debug, Clone)]
@@ -15,6 +16,8 @@ pub struct Settings {
     pub models_dir: PathBuf,
     /// The embedding model.
     pub model: ModelChoice,
+    /// The optional LLM endpoint; `None` keeps everything on the rule-based paths.
+    pub llm: Option<LlmConfig>,
 }
 
 /// The default embedding model.
@@ -24,7 +27,8 @@ impl Settings {
     /// Settings from the environment, falling back to the platform folders:
     /// `MINNE_DATA_DIR` (default: the platform data dir, `~/.local/share/minne` on Linux),
     /// `MINNE_MODELS_DIR` (default: the platform cache dir, `~/.cache/minne`) and
-    /// `MINNE_MODEL` (`all-minilm-l6-v2` or `multilingual-e5-small`).
+    /// `MINNE_MODEL` (`all-minilm-l6-v2` or `multilingual-e5-small`), and the optional LLM:
+    /// `MINNE_LLM_URL`, `MINNE_LLM_MODEL` and `MINNE_LLM_API_KEY`.
     pub fn from_env() -> Result<Settings> {
         let dirs = directories::ProjectDirs::from("", "", "minne").ok_or_else(|| {
             Error::InvalidInput("no home folder found: set MINNE_DATA_DIR and MINNE_MODELS_DIR".into())
@@ -36,7 +40,20 @@ impl Settings {
             Some(id) => id.parse()?,
             None => DEFAULT_MODEL,
         };
-        Ok(Settings { data_dir, models_dir, model })
+        let llm = match (non_empty_env("MINNE_LLM_URL"), non_empty_env("MINNE_LLM_MODEL")) {
+            (Some(url), Some(model)) => {
+                let mut config = LlmConfig::new(url, model);
+                config.api_key = non_empty_env("MINNE_LLM_API_KEY");
+                Some(config)
+            }
+            (None, None) => None,
+            _ => {
+                return Err(Error::InvalidInput(
+                    "set both MINNE_LLM_URL (like http://localhost:11434/v1) and MINNE_LLM_MODEL, or neither".into(),
+                ));
+            }
+        };
+        Ok(Settings { data_dir, models_dir, model, llm })
     }
 }
 

@@ -48,6 +48,8 @@ enum Command {
     Status(commands::status::Args),
     /// Capture waiting messages now (a checkpoint), resuming an interrupted job.
     Capture(commands::capture::Args),
+    /// Measure retrieval (LoCoMo, LongMemEval) or capture on labelled data.
+    Eval(commands::eval::Args),
 }
 
 fn main() -> ExitCode {
@@ -87,5 +89,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Contexts(args) => commands::contexts::run(&env, args),
         Command::Status(args) => commands::status::run(&env, args),
         Command::Capture(args) => commands::capture::run(&env, args),
+        Command::Eval(args) => commands::eval::run(&env, args),
     }
 }

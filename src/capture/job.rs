@@ -5,12 +5,13 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, FixedOffset, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 
 use crate::capture::tone::{Tone, ToneBaseline};
-use crate::capture::{rules, stability_for, weigh};
+use crate::capture::rules::Extracted;
+use crate::capture::{llm, rules, stability_for, weigh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::ImportProgress;
@@ -119,8 +120,8 @@ impl Engine {
             None if status.messages_pending == 0 && status.embeddings_pending == 0 => return Ok(None),
             None => {
                 self.store.conn().execute(
-                    "INSERT INTO capture_jobs (status, reason, extractor, created_at) VALUES ('queued', ?1, 'rules', ?2)",
-                    params![reason.as_str(), now],
+                    "INSERT INTO capture_jobs (status, reason, extractor, created_at) VALUES ('queued', ?1, ?2, ?3)",
+                    params![reason.as_str(), self.llm.as_ref().map_or("rules".to_string(), |c| c.id()), now],
                 )?;
                 self.store.conn().last_insert_rowid()
             }
@@ -198,9 +199,10 @@ impl Engine {
             .optional()?)
     }
 
-    /// Encodes every message not yet captured (seed 004: encode, then weigh), in batches of
-    /// one IMMEDIATE transaction each: a batch's episodes, its messages' `captured_at` marks,
-    /// the speakers' baselines and the job's progress commit together, so an interrupted
+    /// Encodes every message not yet captured (seed 004: encode, then weigh), a batch at a
+    /// time. Extraction (rules, or the LLM when one is set) runs outside any transaction; then
+    /// one IMMEDIATE transaction stores the batch's episodes, marks its messages captured,
+    /// updates the speakers' baselines and the job's progress together. So an interrupted
     /// capture resumes where it stopped and never stores an episode twice, even with two
     /// processes capturing at once. Returns the episodes added.
     fn capture_pending(&mut self, job_id: i64, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
@@ -209,60 +211,54 @@ impl Engine {
             [],
             |r| r.get::<_, i64>(0),
         )? as usize;
-        let mut done = 0;
-        let mut added = 0;
+        let batch_size = if self.llm.is_some() { llm::WINDOW } else { CAPTURE_BATCH };
+        let (mut done, mut added) = (0, 0);
         while done < total {
-            let captured_at = fmt_utc(self.clock.now());
-            let tx = self.store.conn_mut().transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let batch: Vec<(i64, String, String, String, String, i64)> = {
-                let mut stmt = tx.prepare(
-                    "SELECT id, role, actor, text, sent_at, utc_offset_s FROM messages
-                     WHERE captured_at IS NULL ORDER BY sent_at, id LIMIT ?1",
-                )?;
-                let rows = stmt.query_map([CAPTURE_BATCH as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-                })?;
-                rows.collect::<rusqlite::Result<_>>()?
-            };
+            let batch = self.pending_messages(batch_size)?;
             if batch.is_empty() {
                 break;
             }
+            let (extracted, hallucinated) = self.extract_batch(&batch);
+            let captured_at = fmt_utc(self.clock.now());
+            let tx = self.store.conn_mut().transaction_with_behavior(TransactionBehavior::Immediate)?;
             let mut baselines: HashMap<String, ToneBaseline> = HashMap::new();
-            for (message_id, role, actor, text, sent_at, offset) in &batch {
-                let role: Role = role.parse()?;
-                let offset = chrono::FixedOffset::east_opt(*offset as i32)
-                    .ok_or_else(|| Error::InvalidInput(format!("stored UTC offset {offset} s is out of range")))?;
-                let timestamp = parse_fixed(sent_at)?.with_timezone(&offset);
-                if !baselines.contains_key(actor) {
+            for (m, episodes) in batch.iter().zip(extracted) {
+                // Another process may have captured this message since it was read.
+                let claimed = tx.execute(
+                    "UPDATE messages SET captured_at = ?2 WHERE id = ?1 AND captured_at IS NULL",
+                    params![m.id, captured_at],
+                )?;
+                if claimed == 0 {
+                    continue;
+                }
+                if !baselines.contains_key(&m.actor) {
                     let stored: Option<String> = tx
-                        .query_row("SELECT baseline FROM speaker_baselines WHERE actor = ?1", [actor], |r| r.get(0))
+                        .query_row("SELECT baseline FROM speaker_baselines WHERE actor = ?1", [&m.actor], |r| r.get(0))
                         .optional()?;
                     let baseline = stored.and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default();
-                    baselines.insert(actor.clone(), baseline);
+                    baselines.insert(m.actor.clone(), baseline);
                 }
-                let baseline = baselines.entry(actor.clone()).or_default();
-                let tone = Tone::of(text);
+                let baseline = baselines.entry(m.actor.clone()).or_default();
+                let tone = Tone::of(&m.text);
                 let intensity = baseline.intensity(&tone);
                 baseline.update(&tone);
-
-                let input = MessageInput { role, text, timestamp };
-                for ep in rules::extract(&input) {
+                for ep in episodes {
                     let salience = weigh(ep.kind, intensity);
                     let stability = stability_for(salience);
-                    added += tx.execute(
+                    let inserted = tx.execute(
                         "INSERT OR IGNORE INTO episodes
                            (message_id, actor, role, kind, text, span_start, span_end, occurred_at,
                             event_expression, event_start, event_end, salience, stability_days, captured_at)
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                         params![
-                            message_id,
-                            actor,
-                            role.as_str(),
+                            m.id,
+                            m.actor,
+                            m.role.as_str(),
                             ep.kind.as_str(),
                             ep.text,
                             ep.span.start as i64,
                             ep.span.end as i64,
-                            fmt_utc(timestamp.to_utc()),
+                            fmt_utc(m.timestamp.to_utc()),
                             ep.when.as_ref().map(|w| w.expression.clone()),
                             ep.when.as_ref().map(|w| fmt_fixed(w.start)),
                             ep.when.as_ref().map(|w| fmt_fixed(w.end)),
@@ -271,6 +267,10 @@ impl Engine {
                             captured_at,
                         ],
                     )?;
+                    if inserted == 0 {
+                        continue; // the same span was already stored: nothing twice
+                    }
+                    added += 1;
                     let episode_id = tx.last_insert_rowid();
                     for name in &ep.participants {
                         tx.execute(
@@ -279,7 +279,6 @@ impl Engine {
                         )?;
                     }
                 }
-                tx.execute("UPDATE messages SET captured_at = ?2 WHERE id = ?1", params![message_id, captured_at])?;
             }
             for (actor, baseline) in &baselines {
                 let json = serde_json::to_string(baseline)
@@ -291,16 +290,75 @@ impl Engine {
                 )?;
             }
             tx.execute(
-                "UPDATE capture_jobs SET messages_done = messages_done + ?2, episodes_added = ?3 WHERE id = ?1",
-                params![job_id, batch.len() as i64, added as i64],
+                "UPDATE capture_jobs SET messages_done = messages_done + ?2, episodes_added = episodes_added + ?3,
+                        suspected_hallucinations = suspected_hallucinations + ?4 WHERE id = ?1",
+                params![job_id, batch.len() as i64, added as i64, hallucinated as i64],
             )?;
             tx.commit()?;
+            added = 0;
             done += batch.len();
             progress(ImportProgress::Captured { done: done.min(total), total });
         }
-        Ok(added)
+        Ok(self.capture_job(job_id)?.map_or(0, |j| j.episodes_added as usize))
     }
 
+    /// The oldest `limit` messages not yet captured.
+    fn pending_messages(&self, limit: usize) -> Result<Vec<PendingMessage>> {
+        let mut stmt = self.store.conn().prepare_cached(
+            "SELECT id, role, actor, text, sent_at, utc_offset_s FROM messages
+             WHERE captured_at IS NULL ORDER BY sent_at, id LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([limit as i64], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?, r.get::<_, String>(4)?, r.get::<_, i64>(5)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, role, actor, text, sent_at, offset) = row?;
+            let offset = FixedOffset::east_opt(offset as i32)
+                .ok_or_else(|| Error::InvalidInput(format!("stored UTC offset {offset} s is out of range")))?;
+            out.push(PendingMessage {
+                id,
+                role: role.parse()?,
+                actor,
+                text,
+                timestamp: parse_fixed(&sent_at)?.with_timezone(&offset),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Episodes per message: from the LLM when one is set and answers well, else from the
+    /// rules. Returns them with the count of suspected hallucinations dropped.
+    fn extract_batch(&self, batch: &[PendingMessage]) -> (Vec<Vec<Extracted>>, usize) {
+        let inputs: Vec<MessageInput<'_>> =
+            batch.iter().map(|m| MessageInput { role: m.role, text: &m.text, timestamp: m.timestamp }).collect();
+        let by_rules = || inputs.iter().map(rules::extract).collect();
+        let Some(chat) = &self.llm else { return (by_rules(), 0) };
+        match llm::extract_window(chat.as_ref(), &inputs) {
+            Ok(window) => {
+                let mut per_message = vec![Vec::new(); batch.len()];
+                for (i, ep) in window.episodes {
+                    per_message[i].push(ep);
+                }
+                (per_message, window.suspected_hallucinations)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "LLM extraction failed; this window falls back to the rules");
+                (by_rules(), 0)
+            }
+        }
+    }
+
+}
+
+/// A message waiting for capture.
+#[derive(Debug)]
+struct PendingMessage {
+    id: i64,
+    role: Role,
+    actor: String,
+    text: String,
+    timestamp: DateTime<FixedOffset>,
 }
 
 const JOB_COLUMNS: &str = "id, status, reason, extractor, created_at, started_at, finished_at, \

@@ -2,3 +2,7 @@
 
 pub mod capture;
 pub mod locomo;
+pub mod longmemeval;
+pub mod metrics;
+pub mod plot;
+pub mod retrieval;

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use minne::clock::SystemClock;
+use minne::llm::OpenAiChat;
 use minne::settings::Settings;
 use minne::{ContextName, Engine};
 
@@ -11,6 +12,7 @@ use crate::lazy::LazyEmbedder;
 
 pub mod capture;
 pub mod contexts;
+pub mod eval;
 pub mod forget;
 pub mod import;
 pub mod list;
@@ -28,7 +30,11 @@ impl Env {
     /// Opens the chosen context with the system clock and a lazily loaded embedder.
     pub fn open(&self) -> anyhow::Result<Engine> {
         let embedder = Arc::new(LazyEmbedder::new(self.settings.models_dir.clone(), self.settings.model));
-        Engine::open(&self.settings.data_dir, &self.context, embedder, Arc::new(SystemClock))
-            .with_context(|| format!("cannot open the context `{}` in {}", self.context, self.settings.data_dir.display()))
+        let mut engine = Engine::open(&self.settings.data_dir, &self.context, embedder, Arc::new(SystemClock))
+            .with_context(|| format!("cannot open the context `{}` in {}", self.context, self.settings.data_dir.display()))?;
+        if let Some(config) = &self.settings.llm {
+            engine.set_llm(Some(Arc::new(OpenAiChat::new(config.clone()))));
+        }
+        Ok(engine)
     }
 }

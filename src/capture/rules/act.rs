@@ -45,7 +45,7 @@ pub(crate) fn classify(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> (
     } else if kind.is_none()
         && !digits
         && cx.proper == 0
-        && words.len() <= 7
+        && words.len() <= 8
         && (words.iter().take(3).any(|w| cues::SOCIAL_ANCHORS.contains(w))
             || cues::SOCIAL_PHRASES.iter().any(|p| find(&words, p).is_some_and(|k| k <= 1)))
     {

@@ -59,9 +59,10 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
     let whole = segment::sentences(&t);
     let first_pass = when::find(&t, &whole, lang);
     let content = |r: &Range<usize>| {
-        !when::usable_in(&first_pass, r).is_empty() || !people::scan(&t, r.clone(), &[]).proper.is_empty()
+        !when::usable_in(&first_pass, r).is_empty() || !people::scan(&t, r.clone(), &[], lang).proper.is_empty()
     };
-    let sentences = segment::split_clauses(&t, whole.clone(), lang, &content);
+    let timed = |r: &Range<usize>| !when::usable_in(&first_pass, r).is_empty();
+    let sentences = segment::split_clauses(&t, whole, lang, &content, &timed);
     let times = when::find(&t, &sentences, lang);
     let reference = when::Reference { ts: message.timestamp };
     let time_tokens: Vec<Range<usize>> = times.iter().map(|c| c.tokens.clone()).collect();
@@ -69,7 +70,7 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
     let mut found = Vec::with_capacity(sentences.len());
     let mut facts = Vec::with_capacity(sentences.len());
     for s in &sentences {
-        let f = people::scan(&t, s.clone(), &time_tokens);
+        let f = people::scan(&t, s.clone(), &time_tokens, lang);
         let usable = when::usable_in(&times, s);
         let cx = act::Context {
             role: message.role,
@@ -80,8 +81,6 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
             proper: f.proper.len(),
         };
         let (class, kind) = act::classify(&t, s, &cx);
-        #[cfg(test)]
-        eprintln!("DEBUG {:?} {:?} {:?} {:?}", s, class, kind, cx);
         facts.push(Facts {
             class,
             kind,

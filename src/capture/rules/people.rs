@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use super::lang::Lang;
 use super::token::{Kind, Token};
 
 fn given_names() -> &'static HashSet<&'static str> {
@@ -78,7 +79,12 @@ const AMBIGUOUS: &[&str] = &[
 const FUNCTION_WORDS: &[&str] = &[
     "min", "din", "sin", "han", "hon", "hun", "den", "det", "vi", "jag", "jeg", "man", "for",
     "til", "med", "nu", "mer", "men", "om", "en", "et", "ett", "så", "da", "då", "der", "her",
-    "hvor", "var", "kan", "vil", "ska", "skal", "jan", "sol", "mina", "mine",
+    "hvor", "var", "kan", "vil", "ska", "skal", "jan", "sol", "mina", "mine", "who", "what",
+    "where", "when", "why", "how", "which", "everyone", "everybody", "someone", "somebody",
+    "nobody", "maybe", "perhaps", "vem", "vad", "när", "varför", "hur", "vilken", "alla", "någon",
+    "ingen", "hvem", "hvad", "hvornår", "hvorfor", "hvordan", "hvilken", "alle", "nogen",
+    "kanske", "måske", "sedan", "redan", "plötsligt", "tyvärr", "äntligen", "derefter",
+    "bagefter", "pludselig", "desværre", "endelig", "heldigvis",
 ];
 
 /// Nouns after a possessive that belong to a person ("Marguerite's birthday", "Elsas kalas").
@@ -118,6 +124,13 @@ const PERSON_VERBS: &[&str] = &[
     "arbejder", "lovede", "lover", "kører",
 ];
 
+/// Verbs of saying and calling: after a sentence-initial capital they make it a person even in
+/// Swedish and Danish.
+const SPEECH_VERBS: &[&str] = &[
+    "says", "said", "told", "säger", "sa", "sade", "berättade", "ringde", "skrev", "siger",
+    "sagde", "fortalte", "ringede",
+];
+
 /// Verbs before a capitalised word that make it someone ("meeting Soraya", "träffade Ebba").
 const PERSON_OBJECT_VERBS: &[&str] = &[
     "meeting", "meet", "met", "seeing", "saw", "visiting", "visit", "visited", "calling", "call",
@@ -155,7 +168,7 @@ pub(crate) fn shouted(t: &[Token<'_>], range: &Range<usize>) -> bool {
 }
 
 /// Finds people and proper nouns in one sentence.
-pub(crate) fn scan(t: &[Token<'_>], range: Range<usize>, skip: &[Range<usize>]) -> Found {
+pub(crate) fn scan(t: &[Token<'_>], range: Range<usize>, skip: &[Range<usize>], lang: Lang) -> Found {
     let mut found = Found { people: Vec::new(), proper: Vec::new() };
     let masked = |i: usize| skip.iter().any(|r| r.contains(&i));
     if shouted(t, &range) {
@@ -178,7 +191,7 @@ pub(crate) fn scan(t: &[Token<'_>], range: Range<usize>, skip: &[Range<usize>]) 
         while i < range.end && !masked(i) && t[i].kind == Kind::Word && t[i].is_capitalised() {
             i += 1;
         }
-        let role = classify(t, start..i, first_word == Some(start), &range);
+        let role = classify(t, start..i, first_word == Some(start), &range, lang);
         runs.push(role);
     }
     // "Tobi and Ama": a word joined to a person by "and" is a person too.
@@ -218,7 +231,13 @@ enum Role {
 
 /// Classifies a run of capitalised words, trimming titles and a sentence-initial common word;
 /// returns the trimmed run and its role.
-fn classify(t: &[Token<'_>], run: Range<usize>, initial: bool, sentence: &Range<usize>) -> (Range<usize>, Role) {
+fn classify(
+    t: &[Token<'_>],
+    run: Range<usize>,
+    initial: bool,
+    sentence: &Range<usize>,
+    lang: Lang,
+) -> (Range<usize>, Role) {
     let first = if initial { Some(run.start) } else { None };
     let mut r = run;
     let mut titled = r.start > sentence.start && t[r.start - 1].is_any(TITLES)
@@ -226,8 +245,11 @@ fn classify(t: &[Token<'_>], run: Range<usize>, initial: bool, sentence: &Range<
     while r.start < r.end {
         let w = &t[r.start];
         // A capital at the start of a sentence says nothing, unless the word is a known name
-        // or a verb of saying follows ("Benedikt says ...").
-        let speaks = t.get(r.start + 1).is_some_and(|n| n.is_any(PERSON_VERBS));
+        // or a verb follows it as its subject ("Benedikt says ..."). Swedish and Danish put
+        // the verb second after any opening adverb ("Kanske åker vi"), so there only a verb of
+        // saying counts.
+        let verbs = if lang == Lang::En { PERSON_VERBS } else { SPEECH_VERBS };
+        let speaks = t.get(r.start + 1).is_some_and(|n| n.is_any(verbs)) && w.low.chars().count() >= 3;
         let at_start = first == Some(r.start);
         if w.is_any(TITLES) {
             titled = true;
@@ -330,7 +352,7 @@ mod tests {
 
     fn people(text: &str) -> Vec<String> {
         let t = tokenize(text);
-        scan(&t, 0..t.len(), &[]).people
+        scan(&t, 0..t.len(), &[], crate::capture::rules::lang::guess(&t)).people
     }
 
     #[rstest]

@@ -63,6 +63,7 @@ pub(crate) fn split_clauses(
     sentences: Vec<Range<usize>>,
     lang: Lang,
     content: &dyn Fn(&Range<usize>) -> bool,
+    timed: &dyn Fn(&Range<usize>) -> bool,
 ) -> Vec<Range<usize>> {
     let mut out = Vec::with_capacity(sentences.len());
     for s in sentences {
@@ -73,7 +74,11 @@ pub(crate) fn split_clauses(
             }
             let person = |w: &Token<'_>| cues::first_person(&w.low, lang, true);
             let right: Vec<&str> = t[k + 1..s.end].iter().map(|w| w.low.as_str()).collect();
-            let acts = cues::any(&right, cues::COMMITMENT) || cues::any(&right, cues::DECISION);
+            // A promise or decision, or a plan with its own time after a happening with
+            // another ("i helgen ..., så jag ringer henne i morgon").
+            let acts = cues::any(&right, cues::COMMITMENT)
+                || cues::any(&right, cues::DECISION)
+                || (timed(&(k + 1..s.end)) && timed(&(start..k)));
             // "... and I'll remind you an hour before" leans on the left part: one happening.
             let leans_back = right.iter().any(|w| LEANING.contains(w));
             let mut left_end = k;
@@ -172,7 +177,20 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
     let mut timed = false;
     for (i, f) in facts.iter().enumerate() {
         match f.class {
-            Class::Social | Class::Lookup => {}
+            Class::Social => {}
+            Class::Lookup => {
+                // The assistant's retraction often states the right value plainly next.
+                if let Some(g) = groups.last_mut().filter(|g| {
+                    g.sentences.end == i
+                        && f.kind.is_none()
+                        && f.has_time
+                        && !timed
+                        && matches!(g.kind, ActKind::Correction | ActKind::Retraction)
+                }) {
+                    g.sentences.end = i + 1;
+                    timed = true;
+                }
+            }
             Class::Minor => {
                 if let Some(g) = groups.last_mut().filter(|g| g.sentences.end == i) {
                     g.sentences.end = i + 1;

@@ -1,16 +1,184 @@
-use super::*;
-use chrono::DateTime;
+//! The whole extractor, message in, episodes out. Examples are our own (the dev set is only
+//! used by the evaluation), except seed 004's, which the seed spells out.
 
-fn at(ts: &str) -> chrono::DateTime<chrono::FixedOffset> {
+use chrono::{DateTime, FixedOffset};
+use proptest::prelude::*;
+use rstest::rstest;
+
+use super::*;
+use crate::capture::weigh;
+use crate::model::Role;
+
+fn at(ts: &str) -> DateTime<FixedOffset> {
     DateTime::parse_from_rfc3339(ts).unwrap_or_else(|e| panic!("bad test timestamp {ts}: {e}"))
 }
 
+fn run(role: Role, text: &str, ts: &str) -> Vec<Extracted> {
+    extract(&MessageInput { role, text, timestamp: at(ts) })
+}
+
+fn kinds(episodes: &[Extracted]) -> Vec<ActKind> {
+    episodes.iter().map(|e| e.kind).collect()
+}
+
 #[test]
-fn debug_dump() {
-    let text = "Correction: the Parker demo is on the 15th, not the 8th. I'll update the calendar invite.";
-    let m = MessageInput { role: crate::model::Role::Assistant, text, timestamp: at("2026-10-07T09:06:00-04:00") };
-    let t = token::tokenize(text);
-    let s = segment::sentences(&t);
-    println!("{:?}", s);
-    println!("{:#?}", extract(&m));
+fn seed_004_example_field_by_field() {
+    // Seed 004: "No, the launch is Friday, not next week. I told you. Also grabbed coffee with
+    // Sara this morning." becomes a correction (salience peak) and an observation (low).
+    let text = "No, the launch is Friday, not next week. I told you. Also grabbed coffee with Sara this morning.";
+    let episodes = run(Role::User, text, "2026-07-21T10:15:00+02:00"); // a Tuesday
+    assert_eq!(episodes.len(), 2, "two distinct happenings, so two episodes: {episodes:#?}");
+
+    let fix = &episodes[0];
+    assert_eq!(fix.kind, ActKind::Correction, "the user sets the launch date straight");
+    assert_eq!(
+        fix.text, "No, the launch is Friday, not next week. I told you.",
+        "the episode quotes the user's words, and `I told you.` belongs to the same correction"
+    );
+    assert_eq!(&text[fix.span.clone()], fix.text, "the span points at exactly the quoted words");
+    let when = fix.when.as_ref().unwrap_or_else(|| panic!("`Friday` must resolve: {fix:#?}"));
+    assert_eq!(when.expression, "Friday", "the expression is the phrase as written; `not next week` is rejected");
+    assert_eq!(
+        (when.start.to_rfc3339(), when.end.to_rfc3339()),
+        ("2026-07-24T00:00:00+02:00".to_string(), "2026-07-25T00:00:00+02:00".to_string()),
+        "Friday said on Tuesday 21 July is Friday 24 July, all day, in the message's offset"
+    );
+    assert!(fix.participants.is_empty(), "no named person takes part in the launch date");
+
+    let coffee = &episodes[1];
+    assert_eq!(coffee.kind, ActKind::Observation, "a passing event is an observation");
+    assert_eq!(coffee.text, "Also grabbed coffee with Sara this morning.", "quoted verbatim");
+    let when = coffee.when.as_ref().unwrap_or_else(|| panic!("`this morning` must resolve: {coffee:#?}"));
+    assert_eq!(
+        (when.start.to_rfc3339(), when.end.to_rfc3339()),
+        ("2026-07-21T06:00:00+02:00".to_string(), "2026-07-21T12:00:00+02:00".to_string()),
+        "`this morning` is 06:00 to 12:00 of the message day"
+    );
+    assert_eq!(coffee.participants, ["Sara"], "Sara is the named person in the happening");
+
+    let (peak, low) = (weigh(fix.kind, 0.0).get(), weigh(coffee.kind, 0.0).get());
+    assert!(peak > low, "even said calmly, the correction outweighs the coffee: {peak} vs {low}");
+}
+
+#[rstest]
+#[case::user_fixes_a_date(Role::User, "Actually, that's wrong — my flight is on the 9th, not the 19th.", &[ActKind::Correction])]
+#[case::user_fixes_own_fact(Role::User, "Scratch what I said earlier: the address is 14 Elm Road.", &[ActKind::Correction])]
+#[case::sv_correction(Role::User, "Nej, kalaset är på lördag, inte söndag.", &[ActKind::Correction])]
+#[case::da_correction(Role::User, "Nej, det passer ikke – vi mødes kl. 10.", &[ActKind::Correction])]
+#[case::no_way_is_no_correction(Role::User, "No way, Hamid got the job!", &[ActKind::Observation])]
+#[case::en_decision(Role::User, "We've decided to go with the smaller flat.", &[ActKind::Decision])]
+#[case::sv_negated_decision(Role::User, "Vi har bestämt att inte köpa bilen.", &[ActKind::Decision])]
+#[case::da_decision(Role::User, "Vi har besluttet at flytte til Odense.", &[ActKind::Decision])]
+#[case::en_commitment(Role::User, "I'll send the contract to Rosalind by Monday.", &[ActKind::Commitment])]
+#[case::sv_commitment(Role::User, "Jag ska ringa banken i morgon.", &[ActKind::Commitment])]
+#[case::da_present_tense_plan(Role::User, "Jeg sender billederne i aften.", &[ActKind::Commitment])]
+#[case::hedged_intention(Role::User, "Maybe I'll learn Japanese one day.", &[ActKind::Observation])]
+#[case::sv_hedge(Role::User, "Jag kanske börjar springa igen.", &[ActKind::Observation])]
+#[case::third_party_promise(Role::User, "Tobias says he'll bring the tent.", &[ActKind::Observation])]
+#[case::da_third_party_promise(Role::User, "Hanne lovede at hun ville komme på søndag.", &[ActKind::Observation])]
+#[case::thanks(Role::User, "Thanks, that's perfect!", &[ActKind::Routine])]
+#[case::lookup(Role::User, "How many grams are in a pound?", &[ActKind::Routine])]
+#[case::routine_opener_dropped(Role::User, "Long week. Anyway, I'll finish the slides tomorrow.", &[ActKind::Commitment])]
+#[case::two_happenings(Role::User, "Met Ingrid for coffee this morning. Then I'll pick up the kids at three.", &[ActKind::Observation, ActKind::Commitment])]
+#[case::assistant_retracts(Role::Assistant, "My apologies, I gave you the wrong time: the train leaves at 17:05, not 17:50.", &[ActKind::Retraction])]
+#[case::da_retraction(Role::Assistant, "Beklager, jeg tog fejl: butikken lukker kl. 18.", &[ActKind::Retraction])]
+#[case::sv_retraction(Role::Assistant, "Förlåt, jag sa fel – mötet är på onsdag.", &[ActKind::Retraction])]
+#[case::assistant_promises(Role::Assistant, "I'll remind you on Friday at nine.", &[ActKind::Commitment])]
+#[case::assistant_answers_a_lookup(Role::Assistant, "Paris is the capital of France.", &[ActKind::Routine])]
+#[case::assistant_small_talk(Role::Assistant, "You're welcome!", &[ActKind::Routine])]
+fn act_kinds_and_segments(#[case] role: Role, #[case] text: &str, #[case] expected: &[ActKind]) {
+    let episodes = run(role, text, "2026-05-13T09:00:00+02:00");
+    assert_eq!(
+        kinds(&episodes),
+        expected,
+        "seed 004 and the capture README's kind rules, one episode per happening: {text} → {episodes:#?}"
+    );
+}
+
+#[test]
+fn only_the_user_corrects() {
+    let episodes = run(Role::Assistant, "No, the shop closes at six, not seven.", "2026-05-13T09:00:00+02:00");
+    assert!(
+        !kinds(&episodes).contains(&ActKind::Correction),
+        "an assistant setting the user straight is not a user's correction: {episodes:#?}"
+    );
+}
+
+#[test]
+fn a_pure_routine_message_is_one_routine_episode_over_the_whole_message() {
+    let text = "  Hej! Tack så mycket, det blir jättebra!  ";
+    let episodes = run(Role::User, text, "2026-05-13T09:00:00+02:00");
+    assert_eq!(episodes.len(), 1, "a message that is routine and nothing else has exactly one episode");
+    assert_eq!(episodes[0].kind, ActKind::Routine, "greetings and thanks are routine");
+    assert_eq!(episodes[0].text, text.trim(), "the routine episode quotes the whole message, trimmed");
+    assert!(episodes[0].when.is_none(), "routine talk carries no time");
+}
+
+#[test]
+fn a_pronoun_brings_in_the_person_named_before() {
+    let text = "Jonas fyller 40 på lördag. Jag ska köpa en present till honom i morgon.";
+    let episodes = run(Role::User, text, "2026-05-13T09:00:00+02:00");
+    assert_eq!(episodes.len(), 2, "a birthday and a promise are two happenings: {episodes:#?}");
+    assert_eq!(
+        episodes[1].participants, ["Jonas"],
+        "`honom` points at Jonas, named in the same message (README rule 9)"
+    );
+}
+
+#[test]
+fn a_plural_pronoun_needs_two_people() {
+    let text = "Had a long call with Marit about the budget. I'll send them the figures tomorrow.";
+    let episodes = run(Role::User, text, "2026-05-13T09:00:00+02:00");
+    assert_eq!(
+        episodes.last().map(|e| e.participants.clone()),
+        Some(vec![]),
+        "`them` cannot mean Marit alone: {episodes:#?}"
+    );
+}
+
+#[test]
+fn empty_input_yields_nothing() {
+    assert!(run(Role::User, " \n\t ", "2026-05-13T09:00:00+02:00").is_empty(), "nothing said, nothing captured");
+}
+
+proptest! {
+    /// Nothing is invented: for any text, every episode quotes its span exactly, spans lie
+    /// inside the message in order without overlap, and extraction never panics.
+    #[test]
+    fn episodes_are_verbatim_ordered_spans(text in "\\PC{0,160}", user in any::<bool>()) {
+        let role = if user { Role::User } else { Role::Assistant };
+        let episodes = run(role, &text, "2026-03-28T23:30:00+01:00");
+        let mut last_end = 0;
+        for e in &episodes {
+            prop_assert!(e.span.start >= last_end, "spans must not overlap or go backwards");
+            prop_assert_eq!(text.get(e.span.clone()), Some(e.text.as_str()), "text must be the span, verbatim");
+            last_end = e.span.end;
+        }
+        if !text.trim().is_empty() {
+            prop_assert!(!episodes.is_empty(), "a non-empty message yields at least a routine episode");
+        }
+    }
+
+    /// Sentences made of time words, numbers and punctuation never make the resolver panic,
+    /// and a resolved interval never ends before it starts.
+    #[test]
+    fn resolved_intervals_are_ordered(
+        words in proptest::collection::vec(
+            prop::sample::select(vec![
+                "i", "morgon", "på", "fredag", "next", "week", "by", "the", "20th", "kl.", "9", "7:30",
+                "om", "två", "dagar", "not", "in", "May", "uge", "12", "senest", "tonight", "31", "mars",
+                "den", "en", "timme", "innan", "at", "3", "pm", ",", ".", "Thursday", "last", "weekend",
+            ]),
+            0..12,
+        ),
+        hour in 0u32..24,
+    ) {
+        let text = words.join(" ");
+        let ts = format!("2026-12-31T{hour:02}:59:00-05:00");
+        for e in run(Role::User, &text, &ts) {
+            if let Some(w) = e.when {
+                prop_assert!(w.start <= w.end, "an interval [start, end) must not be reversed: {:?} in {}", w, text);
+            }
+        }
+    }
 }

@@ -1,0 +1,383 @@
+//! The retrieval harness: the same questions asked of Minne's ranking and of two baselines
+//! (BM25 alone, dense cosine alone) in one process over the same stored embeddings, scored on
+//! the ranking before the threshold and, beside it, on what clears the threshold.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::metrics::{self, mean, percentile};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::recall::{DEFAULT_THRESHOLD, Ranking, RecallHit, RecallQuery, Weights};
+
+/// Episodes asked for per question: deep enough that the largest k of distinct turns is
+/// filled even when messages yield several episodes.
+pub const DEPTH: usize = 160;
+
+/// One ranking system of the comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct System {
+    /// `minne`, `bm25` or `dense`.
+    pub name: String,
+    /// How it computes relevance.
+    pub ranking: Ranking,
+    /// How it weighs relevance, retrievability and salience.
+    pub weights: Weights,
+    /// The threshold its `_thresholded` metrics use.
+    pub threshold: f64,
+}
+
+/// Minne's default ranking and the two baselines; the baselines rank by their raw relevance
+/// only (no retrievability, salience or person bonus).
+pub fn systems() -> Vec<System> {
+    let raw = Weights { similarity: 1.0, retrievability: 0.0, salience: 0.0, person: 0.0 };
+    vec![
+        System { name: "minne".into(), ranking: Ranking::default(), weights: Weights::default(), threshold: DEFAULT_THRESHOLD },
+        System { name: "bm25".into(), ranking: Ranking::bm25_only(), weights: raw, threshold: DEFAULT_THRESHOLD },
+        System { name: "dense".into(), ranking: Ranking::dense_only(), weights: raw, threshold: DEFAULT_THRESHOLD },
+    ]
+}
+
+/// Variants of Minne's ranking with one part changed or removed, for ablation runs
+/// (`minne eval ... --ablate`): which parts earn their place, measured on both datasets.
+pub fn ablations() -> Vec<System> {
+    let base = Ranking::default();
+    let w = Weights::default();
+    let v = |name: &str, ranking: Ranking, weights: Weights| System {
+        name: name.into(),
+        ranking,
+        weights,
+        threshold: DEFAULT_THRESHOLD,
+    };
+    vec![
+        v("minne-minmax", Ranking { fusion: crate::recall::Fusion::MinMax, ..base }, w),
+        v("minne-rrf", Ranking { fusion: crate::recall::Fusion::Rrf { k: 60.0 }, ..base }, w),
+        v("minne-no-context", Ranking { context: 0.0, ..base }, w),
+        v("minne-context-1", Ranking { context: 1.0, ..base }, w),
+        v("minne-no-neighbour", Ranking { neighbour: 0.0, ..base }, w),
+        v("minne-no-people", Ranking { people: false, ..base }, w),
+        v("minne-no-bm25", Ranking { lexical: 0.0, ..base }, w),
+        v("minne-no-dense", Ranking { dense: 0.0, ..base }, w),
+        v("minne-dense-0.3", Ranking { dense: 0.3, lexical: 0.7, ..base }, w),
+        v("minne-dense-0.7", Ranking { dense: 0.7, lexical: 0.3, ..base }, w),
+        v("minne-person-0", Ranking { ..base }, Weights { person: 0.0, ..w }),
+        v("minne-person-0.2", Ranking { ..base }, Weights { person: 0.2, ..w }),
+        v("minne-relevance-only", Ranking { ..base }, Weights { similarity: 1.0, retrievability: 0.0, salience: 0.0, ..w }),
+    ]
+}
+
+/// What one system returned for one question, reduced to ids.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The category (LoCoMo `1`..`5`, LongMemEval question type).
+    pub category: String,
+    /// False for questions whose answer is not in the history (LoCoMo 5, LongMemEval `_abs`).
+    pub answerable: bool,
+    /// Evidence turn ids.
+    pub relevant_turns: HashSet<String>,
+    /// Evidence session ids (LongMemEval only).
+    pub relevant_sessions: HashSet<String>,
+    /// Turn ids best first, each once, with the best score of its episodes.
+    pub turns: Vec<(String, f64)>,
+    /// Session ids best first, each once, with the best score of its episodes.
+    pub sessions: Vec<(String, f64)>,
+    /// Time of the recall call, milliseconds (query embedding included).
+    pub latency_ms: f64,
+}
+
+/// Asks `text` of `engine` with `system`, without threshold, `DEPTH` episodes deep.
+pub fn ask(engine: &Engine, text: &str, system: &System) -> Result<(Vec<RecallHit>, f64)> {
+    let query = RecallQuery {
+        k: DEPTH,
+        threshold: f64::NEG_INFINITY,
+        weights: system.weights,
+        ranking: system.ranking,
+        ..RecallQuery::new(text)
+    };
+    let explained = engine.recall_explained(&query, 0)?;
+    Ok((explained.hits, explained.took_ms))
+}
+
+/// Turn and session ids of hits, best first, each once, with its best score. `turn_id` maps
+/// a hit to its turn id (`None`: no id), `session_id` a turn id to its session.
+pub fn reduce(
+    hits: &[RecallHit],
+    turn_id: impl Fn(&RecallHit) -> Option<String>,
+    session_id: impl Fn(&str) -> String,
+) -> (Vec<(String, f64)>, Vec<(String, f64)>) {
+    let mut turns: Vec<(String, f64)> = Vec::new();
+    let mut sessions: Vec<(String, f64)> = Vec::new();
+    for h in hits {
+        let Some(t) = turn_id(h) else { continue };
+        let s = session_id(&t);
+        if !turns.iter().any(|(x, _)| *x == t) {
+            turns.push((t, h.score));
+        }
+        if !sessions.iter().any(|(x, _)| *x == s) {
+            sessions.push((s, h.score));
+        }
+    }
+    (turns, sessions)
+}
+
+/// Which metrics a dataset reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// LoCoMo: `turn_recall@K` (share of evidence turns), `precision@K`, `ndcg@K`.
+    Locomo,
+    /// LongMemEval: `session_recall_any@K`, `session_recall_all@K`, `ndcg@K` (session),
+    /// `turn_recall_any@K`, `turn_recall_all@K`, `turn_ndcg@K`.
+    LongMemEval,
+}
+
+impl Protocol {
+    /// The cut-offs reported.
+    pub fn ks(self) -> &'static [usize] {
+        match self {
+            Protocol::Locomo => &[1, 5, 10, 25, 50],
+            Protocol::LongMemEval => &[1, 3, 5, 10, 30, 50],
+        }
+    }
+}
+
+fn ids(xs: &[(String, f64)], threshold: Option<f64>) -> Vec<String> {
+    xs.iter().filter(|(_, s)| threshold.is_none_or(|t| *s >= t)).map(|(id, _)| id.clone()).collect()
+}
+
+/// The flat metrics of `outcomes` (before the threshold, and `_thresholded` at `threshold`).
+pub fn summarise(protocol: Protocol, ks: &[usize], outcomes: &[&Outcome], threshold: f64) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    let answerable: Vec<&&Outcome> = outcomes.iter().filter(|o| o.answerable).collect();
+    let mut put = |key: String, values: Vec<f64>| {
+        if let Some(m) = mean(&values) {
+            out.insert(key, m);
+        }
+    };
+    for &k in ks {
+        for (suffix, thr) in [("", None), ("_thresholded", Some(threshold))] {
+            let per = |f: &dyn Fn(&Outcome, Option<f64>) -> Option<f64>| -> Vec<f64> {
+                answerable.iter().filter_map(|o| f(o, thr)).collect()
+            };
+            match protocol {
+                Protocol::Locomo => {
+                    put(format!("turn_recall@{k}{suffix}"), per(&|o, t| metrics::recall_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                    put(format!("precision@{k}{suffix}"), per(&|o, t| metrics::precision_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                    put(format!("ndcg@{k}{suffix}"), per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                }
+                Protocol::LongMemEval => {
+                    put(format!("session_recall_any@{k}{suffix}"), per(&|o, t| metrics::recall_any_at(&ids(&o.sessions, t), &o.relevant_sessions, k)));
+                    put(format!("session_recall_all@{k}{suffix}"), per(&|o, t| metrics::recall_all_at(&ids(&o.sessions, t), &o.relevant_sessions, k)));
+                    put(format!("ndcg@{k}{suffix}"), per(&|o, t| metrics::ndcg_at(&ids(&o.sessions, t), &o.relevant_sessions, k)));
+                    put(format!("turn_recall_any@{k}{suffix}"), per(&|o, t| metrics::recall_any_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                    put(format!("turn_recall_all@{k}{suffix}"), per(&|o, t| metrics::recall_all_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                    put(format!("turn_ndcg@{k}{suffix}"), per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                }
+            }
+        }
+    }
+    let cleared = |o: &Outcome| o.turns.first().is_some_and(|(_, s)| *s >= threshold);
+    put("answered_rate".into(), answerable.iter().map(|o| f64::from(u8::from(cleared(o)))).collect());
+    put(
+        "abstain_rate".into(),
+        outcomes.iter().filter(|o| !o.answerable).map(|o| f64::from(u8::from(!cleared(o)))).collect(),
+    );
+    let latencies: Vec<f64> = outcomes.iter().map(|o| o.latency_ms).collect();
+    if let (Some(p50), Some(p95)) = (percentile(&latencies, 50.0), percentile(&latencies, 95.0)) {
+        out.insert("latency_p50_ms".into(), p50);
+        out.insert("latency_p95_ms".into(), p95);
+    }
+    let top: Vec<(f64, bool)> =
+        outcomes.iter().map(|o| (o.turns.first().map_or(f64::NEG_INFINITY, |t| t.1), o.answerable)).collect();
+    if let Some(a) = metrics::auroc(&top) {
+        out.insert("top_score_auroc".into(), a);
+    }
+    out.insert("questions".into(), outcomes.len() as f64);
+    out
+}
+
+/// One point of the threshold sweep.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SweepPoint {
+    /// The threshold.
+    pub threshold: f64,
+    /// Answerable questions with at least one result.
+    pub answered_rate: f64,
+    /// Unanswerable questions with no result.
+    pub abstain_rate: f64,
+    /// Mean evidence recall at k = 10 of answerable questions after the threshold.
+    pub recall_at_10: f64,
+}
+
+/// Sweeps the threshold from 0 to 1.2 in steps of 0.01 over one system's outcomes.
+pub fn sweep(outcomes: &[&Outcome], recall_level_sessions: bool) -> Vec<SweepPoint> {
+    (0..=120)
+        .map(|i| {
+            let t = f64::from(i) / 100.0;
+            let cleared = |o: &Outcome| o.turns.first().is_some_and(|(_, s)| *s >= t);
+            let ans: Vec<&&Outcome> = outcomes.iter().filter(|o| o.answerable).collect();
+            let answered = mean(&ans.iter().map(|o| f64::from(u8::from(cleared(o)))).collect::<Vec<_>>()).unwrap_or(0.0);
+            let abstain = mean(
+                &outcomes.iter().filter(|o| !o.answerable).map(|o| f64::from(u8::from(!cleared(o)))).collect::<Vec<_>>(),
+            )
+            .unwrap_or(0.0);
+            let recall = mean(
+                &ans.iter()
+                    .filter_map(|o| {
+                        if recall_level_sessions {
+                            metrics::recall_any_at(&ids(&o.sessions, Some(t)), &o.relevant_sessions, 10)
+                        } else {
+                            metrics::recall_at(&ids(&o.turns, Some(t)), &o.relevant_turns, 10)
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap_or(0.0);
+            SweepPoint { threshold: t, answered_rate: answered, abstain_rate: abstain, recall_at_10: recall }
+        })
+        .collect()
+}
+
+/// The threshold picked from a sweep: the highest one at which at least `min_answered` of
+/// the answerable questions still get a result (seed 000: an irrelevant memory is worse than
+/// none, so abstain as much as answering allows).
+pub fn pick_threshold(points: &[SweepPoint], min_answered: f64) -> Option<f64> {
+    points.iter().filter(|p| p.answered_rate >= min_answered).map(|p| p.threshold).reduce(f64::max)
+}
+
+/// A finished evaluation of one dataset.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// `locomo` or `longmemeval`.
+    pub dataset: String,
+    /// The embedding model's id.
+    pub model: String,
+    /// The metrics protocol.
+    pub protocol: Protocol,
+    /// The cut-offs.
+    pub ks: Vec<usize>,
+    /// Per system name, the outcomes of every question.
+    pub outcomes: BTreeMap<String, Vec<Outcome>>,
+    /// The systems' thresholds.
+    pub thresholds: BTreeMap<String, f64>,
+    /// Counts about the data: evidence ids unreadable or pointing nowhere, questions skipped.
+    pub data_notes: BTreeMap<String, usize>,
+}
+
+impl Report {
+    /// The metrics of one system: flat keys and `by_category`.
+    pub fn system_metrics(&self, name: &str) -> Option<Value> {
+        let outcomes = self.outcomes.get(name)?;
+        let thr = self.thresholds.get(name).copied().unwrap_or(DEFAULT_THRESHOLD);
+        let all: Vec<&Outcome> = outcomes.iter().collect();
+        let mut flat: Map<String, Value> =
+            summarise(self.protocol, &self.ks, &all, thr).into_iter().map(|(k, v)| (k, json!(v))).collect();
+        let mut cats: BTreeMap<String, Vec<&Outcome>> = BTreeMap::new();
+        for o in outcomes {
+            cats.entry(o.category.clone()).or_default().push(o);
+        }
+        let by: Map<String, Value> = cats
+            .into_iter()
+            .map(|(c, os)| (c, json!(summarise(self.protocol, &self.ks, &os, thr))))
+            .collect();
+        flat.insert("threshold".into(), json!(thr));
+        flat.insert("by_category".into(), Value::Object(by));
+        Some(Value::Object(flat))
+    }
+
+    /// The threshold sweep of Minne's ranking.
+    pub fn sweep(&self) -> Vec<SweepPoint> {
+        let os: Vec<&Outcome> = self.outcomes.get("minne").map(|v| v.iter().collect()).unwrap_or_default();
+        sweep(&os, self.protocol == Protocol::LongMemEval)
+    }
+
+    /// `{"dataset", "model", "systems": {name: metrics}, "threshold_sweep", "data"}`.
+    pub fn to_json(&self) -> Value {
+        let systems: Map<String, Value> =
+            self.outcomes.keys().filter_map(|n| Some((n.clone(), self.system_metrics(n)?))).collect();
+        let sweep = self.sweep();
+        json!({
+            "dataset": self.dataset,
+            "model": self.model,
+            "systems": systems,
+            "threshold_sweep": sweep,
+            "suggested_threshold_answered_0_90": pick_threshold(&sweep, 0.90),
+            "data": self.data_notes,
+        })
+    }
+
+    /// A Markdown table: one row per system, the main metrics as columns.
+    pub fn table(&self) -> String {
+        let keys: Vec<String> = match self.protocol {
+            Protocol::Locomo => {
+                let mut k: Vec<String> = self.ks.iter().map(|k| format!("turn_recall@{k}")).collect();
+                k.extend(["ndcg@10", "precision@10", "turn_recall@10_thresholded", "answered_rate", "abstain_rate", "top_score_auroc"].map(String::from));
+                k
+            }
+            Protocol::LongMemEval => {
+                let mut k: Vec<String> = [1, 5, 10].iter().map(|k| format!("session_recall_any@{k}")).collect();
+                k.extend(["ndcg@5", "turn_recall_all@10", "turn_recall_any@10", "session_recall_any@5_thresholded", "answered_rate", "abstain_rate", "top_score_auroc"].map(String::from));
+                k
+            }
+        };
+        let mut cols = keys.clone();
+        cols.extend(["latency_p50_ms", "latency_p95_ms"].map(String::from));
+        let mut s = format!("{} ({}), {} questions\n\n| system | {} |\n|---|{}\n", self.dataset, self.model,
+            self.outcomes.values().next().map_or(0, Vec::len), cols.join(" | "), "---|".repeat(cols.len()));
+        let mut names: Vec<&str> = ["minne", "bm25", "dense"].into_iter().filter(|n| self.outcomes.contains_key(*n)).collect();
+        names.extend(self.outcomes.keys().map(String::as_str).filter(|n| !["minne", "bm25", "dense"].contains(n)));
+        for name in names {
+            let Some(Value::Object(m)) = self.system_metrics(name) else { continue };
+            let cells: Vec<String> = cols
+                .iter()
+                .map(|k| m.get(k).and_then(Value::as_f64).map_or("–".into(), |v| if k.starts_with("latency") { format!("{v:.1}") } else { format!("{v:.3}") }))
+                .collect();
+            s.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
+        }
+        if let Some(Value::Object(m)) = self.system_metrics("minne")
+            && let Some(Value::Object(by)) = m.get("by_category")
+        {
+            let main = if self.protocol == Protocol::Locomo { "turn_recall@10" } else { "session_recall_any@5" };
+            s.push_str(&format!("\nminne by category ({main}; abstain_rate where unanswerable):\n\n| category | n | {main} | abstain_rate |\n|---|---|---|---|\n"));
+            for (c, v) in by {
+                let g = |k: &str| v.get(k).and_then(Value::as_f64).map_or("–".into(), |x| format!("{x:.3}"));
+                s.push_str(&format!("| {c} | {} | {} | {} |\n", g("questions"), g(main), g("abstain_rate")));
+            }
+        }
+        if !self.data_notes.is_empty() {
+            s.push_str(&format!("\ndata: {:?}\n", self.data_notes));
+        }
+        s
+    }
+}
+
+/// A fresh, empty data folder for one evaluation context, removed on drop.
+#[derive(Debug)]
+pub struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    /// Creates `minne-eval-<pid>-<n>` under the system temp folder.
+    pub fn new() -> Result<ScratchDir> {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!("minne-eval-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        if path.exists() {
+            std::fs::remove_dir_all(&path).map_err(|source| Error::Io { action: "cannot clear", path: path.clone(), source })?;
+        }
+        std::fs::create_dir_all(&path).map_err(|source| Error::Io { action: "cannot create", path: path.clone(), source })?;
+        Ok(ScratchDir(path))
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

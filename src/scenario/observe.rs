@@ -1,0 +1,166 @@
+//! What the runner writes for a check: the shapes of observed.json (shared/cases/README.md),
+//! filled from the same engine calls the app and the CLI make. Nothing here judges.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::SecondsFormat;
+use serde::{Deserialize, Serialize};
+
+use crate::episodes::EpisodeView;
+use crate::error::{Error, Result};
+
+/// A memory item as a recall or a listing returned it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// The episode's words.
+    pub text: String,
+    /// `active` or `superseded`. Minne does not supersede episodes yet, so every episode it
+    /// returns is one it holds as current: `active`.
+    pub status: String,
+    /// The case's ids of the messages it came from (stored as the messages' external ids).
+    pub source_message_ids: Vec<String>,
+    /// The context it is stored in.
+    pub context: String,
+    /// When it happened (ISO 8601 with offset): the time the episode refers to when it names
+    /// one ("i förrgår" resolved against the message's time), else when it was said (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occurred_at: Option<String>,
+    /// Salience in `[0, 1]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salience: Option<f64>,
+}
+
+impl Item {
+    /// The item for an episode stored in `context`.
+    pub fn from_episode(e: &EpisodeView, context: &str) -> Item {
+        let occurred_at = match &e.event_time {
+            Some(t) => t.start.to_rfc3339_opts(SecondsFormat::Secs, false),
+            None => e.occurred_at.to_rfc3339_opts(SecondsFormat::Secs, false),
+        };
+        Item {
+            text: e.text.clone(),
+            status: "active".to_string(),
+            source_message_ids: e.message_external_id.iter().cloned().collect(),
+            context: context.to_string(),
+            occurred_at: Some(occurred_at),
+            salience: Some(e.salience.get()),
+        }
+    }
+}
+
+/// One check's observation, in the shape its type has in observed.json.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Observation {
+    /// recall: the results in rank order and the wall time of each run.
+    Recall {
+        /// The results, best first.
+        items: Vec<Item>,
+        /// Milliseconds per run (query embedding included).
+        latencies_ms: Vec<f64>,
+    },
+    /// inspect: what the memory panel lists for the scope.
+    Inspect {
+        /// The items (one page when the check asks for a page).
+        items: Vec<Item>,
+        /// How many items the scope holds in all.
+        total_count: u64,
+        /// The offset of the next page, when there is one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_cursor: Option<String>,
+    },
+    /// raw_store_scan: the printable text of each listed store.
+    RawStoreScan {
+        /// Store name → its text.
+        stores: BTreeMap<String, String>,
+    },
+    /// capture_ack: what capture reported for the message.
+    CaptureAck {
+        /// Episodes the capture of that message stored.
+        stored_items: u64,
+    },
+}
+
+/// The printable text of every file under `data_dir` (databases, WAL and shared-memory files,
+/// anything else Minne writes there), in path order. Runs of bytes that are not printable
+/// UTF-8 become one line break, so a string stored whole is found whole.
+///
+/// Every store the cases name (`fact_store` → the `episodes` table, `vector_index_payloads` →
+/// `embeddings`, `fulltext_index` → `episodes_fts`, `transcripts` → `messages`,
+/// `entity_summaries` → `episode_participants`, `caches`, `logs` → `capture_jobs`) lives in
+/// these files: Minne persists nothing about a context outside its data dir. So each store's
+/// dump is this text, a superset of the store: a string absent from it is absent from the
+/// store, and no store can hide a leftover.
+pub fn data_dir_text(data_dir: &Path) -> Result<String> {
+    let mut files = Vec::new();
+    collect_files(data_dir, &mut files)?;
+    files.sort();
+    let mut out = String::new();
+    for path in files {
+        let bytes = std::fs::read(&path).map_err(|source| Error::Io { action: "cannot read", path: path.clone(), source })?;
+        push_printable(&bytes, &mut out);
+    }
+    Ok(out)
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|source| Error::Io { action: "cannot list", path: dir.to_path_buf(), source })?;
+    for entry in entries {
+        let entry = entry.map_err(|source| Error::Io { action: "cannot list", path: dir.to_path_buf(), source })?;
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Appends the printable text of `bytes`: valid UTF-8 that is not a control character.
+fn push_printable(bytes: &[u8], out: &mut String) {
+    let text = String::from_utf8_lossy(bytes);
+    let mut gap = true;
+    for c in text.chars() {
+        if c.is_control() || c == char::REPLACEMENT_CHARACTER {
+            if !gap {
+                out.push('\n');
+                gap = true;
+            }
+        } else {
+            out.push(c);
+            gap = false;
+        }
+    }
+    if !gap {
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_text_keeps_words_whole_and_drops_binary() {
+        let mut out = String::new();
+        push_printable(b"\x00\x01code 4471#\x00\xff\xfeG\xc3\xa4vle\x02", &mut out);
+        assert_eq!(out, "code 4471#\nGävle\n", "stored strings must come out whole for the grep");
+    }
+
+    #[test]
+    fn observations_have_the_readme_shapes() {
+        let recall = Observation::Recall { items: vec![], latencies_ms: vec![1.5] };
+        assert_eq!(serde_json::to_value(&recall).ok(), Some(serde_json::json!({"items": [], "latencies_ms": [1.5]})));
+        let inspect = Observation::Inspect { items: vec![], total_count: 0, next_cursor: None };
+        assert_eq!(
+            serde_json::to_value(&inspect).ok(),
+            Some(serde_json::json!({"items": [], "total_count": 0})),
+            "no cursor when there is no next page"
+        );
+        let ack = Observation::CaptureAck { stored_items: 2 };
+        assert_eq!(serde_json::to_value(&ack).ok(), Some(serde_json::json!({"stored_items": 2})));
+    }
+}

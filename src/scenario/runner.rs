@@ -1,0 +1,637 @@
+//! Runs cases: each in a fresh data dir, its messages, actions and checks in time order with
+//! the clock set to each step's instant, through the engine calls the app and the CLI make.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::clock::{Clock, FixedClock};
+use crate::context::{ContextName, list_contexts};
+use crate::embed::Embedder;
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::import::{NewMessage, NewSession};
+use crate::recall::RecallQuery;
+use crate::scenario::cases::{Action, Case, CaseFile, CaseMessage, Check};
+use crate::scenario::observe::{Item, Observation, data_dir_text};
+
+/// The top-k of a recall check that names none (the conventions' default).
+pub const DEFAULT_CHECK_K: usize = 10;
+
+/// The `source` of live messages, as the app's chat stores them.
+const LIVE_SOURCE: &str = "chat";
+
+/// How to run a cases file.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Run only these case ids (all when `None`). An id the file lacks is an error.
+    pub only: Option<Vec<String>>,
+    /// A folder for the cases' data dirs, one new sub-folder per case.
+    pub scratch_dir: PathBuf,
+    /// Keep each case's data dir for inspection instead of removing it.
+    pub keep_data: bool,
+}
+
+/// Why a check has no observation (it is then MISSING for the evaluator).
+#[derive(Debug, Clone, Serialize)]
+pub struct LeftOut {
+    /// The check id.
+    pub check: String,
+    /// What the product cannot do yet, or what went wrong.
+    pub reason: String,
+}
+
+/// What running one case gave.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseReport {
+    /// The case id.
+    pub id: String,
+    /// The ids of the checks observed.
+    pub observed: Vec<String>,
+    /// The checks left out, each with why.
+    pub left_out: Vec<LeftOut>,
+    /// What the runner did that a reader should know (unsupported actions, deletions made).
+    pub notes: Vec<String>,
+    /// The case's data dir, when kept.
+    pub data_dir: Option<PathBuf>,
+    /// Wall time of the case, seconds.
+    pub seconds: f64,
+}
+
+/// What running a cases file gave: observed.json and a report per case.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RunReport {
+    /// Check id → observation: the content of observed.json.
+    pub observed: BTreeMap<String, Observation>,
+    /// One report per case run, in file order.
+    pub cases: Vec<CaseReport>,
+}
+
+/// Runs the cases of `file` (those in `options.only`), calling `on_case` as each finishes.
+/// Errors: [`Error::InvalidInput`] for an unknown case id or a bad bulk file, [`Error::Io`]
+/// for the scratch folder. An engine error inside a case is not fatal: it is noted in the
+/// case's report and the case's later checks are left out.
+pub fn run(
+    file: &CaseFile,
+    embedder: Arc<dyn Embedder>,
+    options: &RunOptions,
+    on_case: &mut dyn FnMut(&CaseReport),
+) -> Result<RunReport> {
+    if let Some(only) = &options.only {
+        for id in only {
+            if !file.cases.iter().any(|c| &c.id == id) {
+                let known: Vec<&str> = file.cases.iter().map(|c| c.id.as_str()).collect();
+                return Err(Error::InvalidInput(format!("no case `{id}` in the file; it has {}", known.join(", "))));
+            }
+        }
+    }
+    std::fs::create_dir_all(&options.scratch_dir).map_err(|source| Error::Io {
+        action: "cannot create",
+        path: options.scratch_dir.clone(),
+        source,
+    })?;
+    let mut report = RunReport::default();
+    for case in &file.cases {
+        if options.only.as_ref().is_some_and(|only| !only.contains(&case.id)) {
+            continue;
+        }
+        let (case_report, observed) = run_case(case, &file.base_dir, embedder.clone(), options)?;
+        on_case(&case_report);
+        report.observed.extend(observed);
+        report.cases.push(case_report);
+    }
+    Ok(report)
+}
+
+/// One step of a case's timeline.
+#[derive(Debug, Clone, Copy)]
+enum Step<'a> {
+    /// A live message arrives.
+    Message(&'a CaseMessage),
+    /// Every message is imported at once (`ingest_mode: backfill`).
+    Backfill,
+    /// The user acts.
+    Action(&'a Action),
+    /// The product is asked.
+    Check(&'a Check),
+}
+
+/// The steps in time order; at the same instant messages come first, then actions, then
+/// checks, each in file order.
+fn timeline(case: &Case) -> Vec<(DateTime<Utc>, Step<'_>)> {
+    let mut steps: Vec<(DateTime<Utc>, u8, usize, Step<'_>)> = Vec::new();
+    match case.setup.ingested_at {
+        Some(at) if case.setup.is_backfill() => steps.push((at.to_utc(), 0, 0, Step::Backfill)),
+        _ => {
+            for (i, m) in case.conversation.iter().enumerate() {
+                steps.push((m.timestamp.to_utc(), 0, i, Step::Message(m)));
+            }
+        }
+    }
+    for (i, a) in case.actions.iter().enumerate() {
+        steps.push((a.at.to_utc(), 1, i, Step::Action(a)));
+    }
+    for (i, c) in case.checks.iter().enumerate() {
+        steps.push((c.at.to_utc(), 2, i, Step::Check(c)));
+    }
+    steps.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    steps.into_iter().map(|(at, _, _, step)| (at, step)).collect()
+}
+
+/// What a check gave: an observation, or why there is none.
+enum Outcome {
+    Observed(Observation),
+    LeftOut(String),
+}
+
+fn run_case(
+    case: &Case,
+    base_dir: &Path,
+    embedder: Arc<dyn Embedder>,
+    options: &RunOptions,
+) -> Result<(CaseReport, BTreeMap<String, Observation>)> {
+    let started = Instant::now();
+    let bulk = load_bulk(case, base_dir)?;
+    let case_dir = options.scratch_dir.join(folder_name(&case.id));
+    std::fs::create_dir(&case_dir).map_err(|source| Error::Io {
+        action: "cannot create (it must not exist yet: use an empty scratch folder)",
+        path: case_dir.clone(),
+        source,
+    })?;
+    let first = timeline(case).first().map(|(at, _)| *at).unwrap_or_default();
+    let mut run = CaseRun {
+        case,
+        data_dir: case_dir.join("data"),
+        clock: Arc::new(FixedClock::new(first)),
+        embedder,
+        engines: BTreeMap::new(),
+        conversations: HashMap::new(),
+        acks: HashMap::new(),
+        bulk,
+        blocked: None,
+        observed: BTreeMap::new(),
+        report: CaseReport {
+            id: case.id.clone(),
+            observed: Vec::new(),
+            left_out: Vec::new(),
+            notes: Vec::new(),
+            data_dir: options.keep_data.then(|| case_dir.clone()),
+            seconds: 0.0,
+        },
+    };
+    for (at, step) in timeline(case) {
+        run.clock.set(at);
+        run.step(step);
+    }
+    let CaseRun { mut report, observed, engines, .. } = run;
+    drop(engines);
+    if !options.keep_data {
+        std::fs::remove_dir_all(&case_dir)
+            .map_err(|source| Error::Io { action: "cannot remove", path: case_dir.clone(), source })?;
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok((report, observed))
+}
+
+/// A case id as a folder name.
+fn folder_name(id: &str) -> String {
+    id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+/// The generated messages a `bulk_generate` action loads, read before the case runs so a
+/// missing or broken file stops the run with its name.
+fn load_bulk(case: &Case, base_dir: &Path) -> Result<HashMap<String, Vec<CaseMessage>>> {
+    let mut out = HashMap::new();
+    for action in case.actions.iter().filter(|a| a.kind == "bulk_generate") {
+        let name = match action.args.get("file").and_then(|f| f.as_str()) {
+            Some(f) => f.to_string(),
+            None => match &case.setup.bulk_generate {
+                Some(spec) => spec.file.clone(),
+                None => action.str_arg(&case.id, "file")?.to_string(),
+            },
+        };
+        let path = base_dir.join(&name);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| Error::Io { action: "cannot read the bulk file", path: path.clone(), source })?;
+        let mut messages = Vec::new();
+        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let m: CaseMessage = serde_json::from_str(line).map_err(|e| {
+                Error::InvalidInput(format!("case {}: {} line {}: not a message: {e}", case.id, path.display(), n + 1))
+            })?;
+            m.role().map_err(|e| Error::InvalidInput(format!("case {}: {} line {}: {e}", case.id, path.display(), n + 1)))?;
+            messages.push(m);
+        }
+        out.insert(name, messages);
+    }
+    Ok(out)
+}
+
+/// The state of one running case.
+struct CaseRun<'a> {
+    case: &'a Case,
+    data_dir: PathBuf,
+    clock: Arc<FixedClock>,
+    embedder: Arc<dyn Embedder>,
+    /// Open contexts, by name; emptied by a restart.
+    engines: BTreeMap<String, Engine>,
+    /// The messages of each (context, conversation) so far, so each new one is stored at
+    /// its position in the session (recall reads the turn before).
+    conversations: HashMap<(String, String), Vec<NewMessage>>,
+    /// Case message id → episodes its capture stored.
+    acks: HashMap<String, u64>,
+    /// Bulk file name → its messages.
+    bulk: HashMap<String, Vec<CaseMessage>>,
+    /// Set at the first step the product cannot carry out: later checks are left out, since
+    /// what they observe would not be what the case describes.
+    blocked: Option<String>,
+    observed: BTreeMap<String, Observation>,
+    report: CaseReport,
+}
+
+impl CaseRun<'_> {
+    fn step(&mut self, step: Step<'_>) {
+        let result = match step {
+            Step::Message(m) => self.message(m),
+            Step::Backfill => self.backfill(),
+            Step::Action(a) => self.action(a),
+            Step::Check(c) => {
+                self.check(c);
+                Ok(())
+            }
+        };
+        if let Err(e) = result {
+            let what = match step {
+                Step::Message(m) => format!("message {}", m.id),
+                Step::Backfill => "the backfill import".to_string(),
+                Step::Action(a) => format!("action {} at {}", a.kind, a.at),
+                Step::Check(c) => format!("check {}", c.id),
+            };
+            self.block(format!("the engine failed at {what}: {e}"));
+        }
+    }
+
+    /// Records that the product cannot carry out a step; checks after it are left out.
+    fn block(&mut self, reason: String) {
+        self.report.notes.push(reason.clone());
+        if self.blocked.is_none() {
+            self.blocked = Some(reason);
+        }
+    }
+
+    /// The open engine of `name`, opening it on first use; `None` when Minne has no such
+    /// context (it can only create the built-in ones so far).
+    fn engine(&mut self, name: &str) -> Result<Option<&mut Engine>> {
+        if !self.engines.contains_key(name) {
+            let Ok(context) = ContextName::new(name) else { return Ok(None) };
+            let clock: Arc<dyn Clock> = self.clock.clone();
+            match Engine::open(&self.data_dir, &context, self.embedder.clone(), clock) {
+                Ok(engine) => {
+                    self.engines.insert(name.to_string(), engine);
+                }
+                Err(Error::UnknownContext(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.engines.get_mut(name))
+    }
+
+    /// Every context in the data dir, by name.
+    fn context_names(&self) -> Result<Vec<String>> {
+        Ok(list_contexts(&self.data_dir)?.into_iter().map(|c| c.name.as_str().to_string()).collect())
+    }
+
+    /// A live message: stored at its place in its session and captured at once.
+    ///
+    /// The app captures a conversation once it has been quiet for two minutes. The rule
+    /// extractor reads one message at a time, in order, with its speaker's running baseline,
+    /// so capturing on arrival stores the same episodes a quiet-period capture would; what
+    /// differs is only `captured_at` (the message's time rather than two minutes later).
+    /// Capturing on arrival also gives each message its own capture report (`capture_ack`).
+    fn message(&mut self, m: &CaseMessage) -> Result<()> {
+        let new = new_message(m)?;
+        let key = (m.context.clone(), m.conversation_id.clone());
+        let mut so_far = self.conversations.get(&key).cloned().unwrap_or_default();
+        so_far.push(new);
+        let Some(engine) = self.engine(&m.context)? else {
+            self.block(unknown_context(&m.context, &format!("message {}", m.id)));
+            return Ok(());
+        };
+        // Earlier messages of the session are already stored and are skipped by their dedupe
+        // key; handing them in again gives the new one its position in the session.
+        let session = NewSession { key: session_key(&m.conversation_id), messages: so_far.clone() };
+        let report = engine.import_sessions(&[session], LIVE_SOURCE, &mut |_| {})?;
+        self.acks.insert(m.id.clone(), report.episodes_added as u64);
+        self.conversations.insert(key, so_far);
+        Ok(())
+    }
+
+    /// Backfill: every message imported at once at `ingested_at`, with its own timestamp.
+    fn backfill(&mut self) -> Result<()> {
+        let source = format!("backfill:{}", self.case.id);
+        self.import_messages(&self.case.conversation, &source)
+    }
+
+    /// Imports `messages` per context, one session per conversation, in one import each.
+    fn import_messages(&mut self, messages: &[CaseMessage], source: &str) -> Result<()> {
+        for (context, sessions) in sessions_by_context(messages)? {
+            let Some(engine) = self.engine(&context)? else {
+                self.block(unknown_context(&context, "an import"));
+                continue;
+            };
+            let report = engine.import_sessions(&sessions, source, &mut |_| {})?;
+            self.report.notes.push(format!(
+                "imported {} messages into `{context}` ({source}): {} episodes",
+                report.messages_added, report.episodes_added
+            ));
+        }
+        Ok(())
+    }
+
+    fn action(&mut self, action: &Action) -> Result<()> {
+        match action.kind.as_str() {
+            "delete_memory" => {
+                let needle = action.str_arg(&self.case.id, "match")?.to_lowercase();
+                let mut deleted = 0;
+                for name in self.context_names()? {
+                    let Some(engine) = self.engine(&name)? else { continue };
+                    let count = engine.episode_count()? as usize;
+                    let matching: Vec<_> = engine
+                        .list_episodes(count, 0)?
+                        .into_iter()
+                        .filter(|e| e.text.to_lowercase().contains(&needle))
+                        .map(|e| e.id)
+                        .collect();
+                    for id in matching {
+                        engine.forget_episode(id)?;
+                        deleted += 1;
+                    }
+                }
+                self.report.notes.push(format!("delete_memory `{needle}`: {deleted} episodes forgotten"));
+                Ok(())
+            }
+            "restart" => {
+                // Closing every engine drops its connection and whatever it cached; the
+                // embedding model holds no memories and is kept loaded.
+                self.engines.clear();
+                Ok(())
+            }
+            "bulk_generate" => {
+                let name = action
+                    .args
+                    .get("file")
+                    .and_then(|f| f.as_str())
+                    .map(str::to_string)
+                    .or_else(|| self.case.setup.bulk_generate.as_ref().map(|b| b.file.clone()))
+                    .unwrap_or_default();
+                let messages = self.bulk.get(&name).cloned().unwrap_or_default();
+                self.import_messages(&messages, &name)
+            }
+            "edit_memory" | "delete_conversation" | "forget_context" | "forget_time_range"
+            | "set_context_policy" | "run_consolidation" | "export" => {
+                self.block(format!("action `{}` at {}: Minne has no engine call for it yet", action.kind, action.at));
+                Ok(())
+            }
+            other => {
+                self.block(format!("action `{other}` at {}: not an action of the conventions", action.at));
+                Ok(())
+            }
+        }
+    }
+
+    fn check(&mut self, check: &Check) {
+        let outcome = match &self.blocked {
+            Some(reason) => Ok(Outcome::LeftOut(format!("after an unsupported step: {reason}"))),
+            None => match check.kind.as_str() {
+                "recall" => self.recall(check),
+                "inspect" => self.inspect(check),
+                "raw_store_scan" => self.raw_store_scan(check),
+                "capture_ack" => Ok(self.capture_ack(check)),
+                "list_time_range" => Ok(Outcome::LeftOut("Minne has no list-by-time call yet".into())),
+                "export" => Ok(Outcome::LeftOut("Minne has no export call yet".into())),
+                other => Ok(Outcome::LeftOut(format!("`{other}` is not a check type of the conventions"))),
+            },
+        };
+        match outcome {
+            Ok(Outcome::Observed(obs)) => {
+                self.observed.insert(check.id.clone(), obs);
+                self.report.observed.push(check.id.clone());
+            }
+            Ok(Outcome::LeftOut(reason)) => {
+                self.report.left_out.push(LeftOut { check: check.id.clone(), reason });
+            }
+            Err(e) => {
+                let reason = format!("the engine failed at check {}: {e}", check.id);
+                self.report.left_out.push(LeftOut { check: check.id.clone(), reason: reason.clone() });
+                self.block(reason);
+            }
+        }
+    }
+
+    /// The product's recall with the check's k (10 by default) and its own threshold, run
+    /// `repeat` times for the latencies.
+    fn recall(&mut self, check: &Check) -> Result<Outcome> {
+        let context = check.context.clone().unwrap_or_else(|| "personal".to_string());
+        let text = check.query.clone().unwrap_or_default();
+        let Some(engine) = self.engine(&context)? else {
+            return Ok(Outcome::LeftOut(unknown_context(&context, "the recall")));
+        };
+        let query = RecallQuery { k: check.k.unwrap_or(DEFAULT_CHECK_K), ..RecallQuery::new(text) };
+        let mut latencies_ms = Vec::new();
+        let mut first = None;
+        for _ in 0..check.repeat.unwrap_or(1).max(1) {
+            let started = Instant::now();
+            let hits = engine.recall(&query)?;
+            latencies_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+            first.get_or_insert(hits);
+        }
+        let items = first.unwrap_or_default().iter().map(|h| Item::from_episode(&h.episode, &context)).collect();
+        Ok(Outcome::Observed(Observation::Recall { items, latencies_ms }))
+    }
+
+    /// What the memory panel lists: `all` (every context) or `context:<name>`, paged by
+    /// offset as the panel and `minne list --offset` page. Minne supersedes nothing yet, so
+    /// `include_superseded` changes nothing.
+    fn inspect(&mut self, check: &Check) -> Result<Outcome> {
+        let scope = check.scope.as_deref().unwrap_or("all");
+        let contexts = match scope {
+            "all" => self.context_names()?,
+            s if s.starts_with("context:") => vec![s.trim_start_matches("context:").to_string()],
+            "user_profile" => return Ok(Outcome::LeftOut("Minne has no user-profile listing yet".into())),
+            s if s.starts_with("entity:") => {
+                return Ok(Outcome::LeftOut("Minne has no per-entity listing yet".into()));
+            }
+            other => return Ok(Outcome::LeftOut(format!("`{other}` is not an inspect scope of the conventions"))),
+        };
+        let offset = match check.page.as_ref().and_then(|p| p.cursor.as_deref()) {
+            None => 0,
+            Some(c) => match c.parse::<usize>() {
+                Ok(n) => n,
+                Err(_) => return Ok(Outcome::LeftOut(format!("cursor `{c}` is not an offset Minne gave"))),
+            },
+        };
+        let page_size = check.page.as_ref().map(|p| p.page_size);
+        let mut items = Vec::new();
+        let mut total = 0u64;
+        let mut skip = offset;
+        for name in contexts {
+            let Some(engine) = self.engine(&name)? else {
+                return Ok(Outcome::LeftOut(unknown_context(&name, "the listing")));
+            };
+            let count = engine.episode_count()?;
+            total += count;
+            let count = count as usize;
+            if skip >= count {
+                skip -= count;
+                continue;
+            }
+            let want = page_size.map_or(count, |size| size.saturating_sub(items.len()));
+            if want == 0 {
+                continue;
+            }
+            for e in engine.list_episodes(want, skip)? {
+                items.push(Item::from_episode(&e, &name));
+            }
+            skip = 0;
+        }
+        let next = offset + items.len();
+        let next_cursor = (page_size.is_some() && (next as u64) < total).then(|| next.to_string());
+        Ok(Outcome::Observed(Observation::Inspect { items, total_count: total, next_cursor }))
+    }
+
+    /// The printable text of every file in the data dir (WAL included, read with the engines
+    /// open as a running app holds them), once per store the check lists; see
+    /// [`data_dir_text`] for why each store gets the whole text.
+    fn raw_store_scan(&mut self, check: &Check) -> Result<Outcome> {
+        let text = data_dir_text(&self.data_dir)?;
+        let stores = check.stores.iter().map(|s| (s.clone(), text.clone())).collect();
+        Ok(Outcome::Observed(Observation::RawStoreScan { stores }))
+    }
+
+    fn capture_ack(&mut self, check: &Check) -> Outcome {
+        let id = check.message_id.clone().unwrap_or_default();
+        match self.acks.get(&id) {
+            Some(&n) => Outcome::Observed(Observation::CaptureAck { stored_items: n }),
+            None if self.case.setup.is_backfill() => {
+                Outcome::LeftOut("a backfill is one import with one report, not one per message".into())
+            }
+            None => Outcome::LeftOut(format!("message {id} had not been captured at {}", check.at)),
+        }
+    }
+}
+
+fn unknown_context(name: &str, what: &str) -> String {
+    format!("{what} is in context `{name}`, which Minne cannot create through its API yet (only work and personal exist)")
+}
+
+fn session_key(conversation_id: &str) -> String {
+    format!("scenario:{conversation_id}")
+}
+
+fn new_message(m: &CaseMessage) -> Result<NewMessage> {
+    let role = m.role()?;
+    Ok(NewMessage {
+        external_id: Some(m.id.clone()),
+        role,
+        actor: role.as_str().to_string(),
+        text: m.text.clone(),
+        sent_at: m.timestamp,
+    })
+}
+
+/// Messages grouped by context, then by conversation, each in first-seen order.
+fn sessions_by_context(messages: &[CaseMessage]) -> Result<Vec<(String, Vec<NewSession>)>> {
+    let mut out: Vec<(String, Vec<NewSession>)> = Vec::new();
+    for m in messages {
+        let i = match out.iter().position(|(c, _)| c == &m.context) {
+            Some(i) => i,
+            None => {
+                out.push((m.context.clone(), Vec::new()));
+                out.len() - 1
+            }
+        };
+        let sessions = &mut out[i].1;
+        let key = session_key(&m.conversation_id);
+        let j = match sessions.iter().position(|s| s.key == key) {
+            Some(j) => j,
+            None => {
+                sessions.push(NewSession { key, messages: Vec::new() });
+                sessions.len() - 1
+            }
+        };
+        sessions[j].messages.push(new_message(m)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::cases::parse;
+
+    #[test]
+    fn timeline_orders_by_instant_then_messages_actions_checks() {
+        let text = r#"{"cases": [{"id": "X-1", "setup": {},
+            "conversation": [
+              {"id": "m2", "role": "user", "text": "b", "timestamp": "2025-01-01T12:00:00+01:00", "conversation_id": "c"},
+              {"id": "m1", "role": "user", "text": "a", "timestamp": "2025-01-01T10:30:00+00:00", "conversation_id": "c"}],
+            "actions": [{"type": "restart", "at": "2025-01-01T11:00:00Z"}],
+            "checks": [{"id": "X-1.c1", "type": "recall", "at": "2025-01-01T11:00:00Z", "query": "q"}]}]}"#;
+        let file = parse(text.as_bytes()).unwrap();
+        let order: Vec<String> = timeline(&file.cases[0])
+            .into_iter()
+            .map(|(_, s)| match s {
+                Step::Message(m) => m.id.clone(),
+                Step::Backfill => "backfill".into(),
+                Step::Action(a) => a.kind.clone(),
+                Step::Check(c) => c.id.clone(),
+            })
+            .collect();
+        // 12:00+01:00 is 11:00 UTC: the same instant as the action and the check.
+        assert_eq!(order, ["m1", "m2", "restart", "X-1.c1"], "time order, then message < action < check");
+    }
+
+    #[test]
+    fn backfill_is_one_step_at_ingested_at() {
+        let text = r#"{"cases": [{"id": "X-1", "setup": {"ingest_mode": "backfill", "ingested_at": "2025-06-10T12:00:00+02:00"},
+            "conversation": [{"id": "m1", "role": "user", "text": "a", "timestamp": "2025-03-05T19:30:00+01:00", "conversation_id": "c"}]}]}"#;
+        let file = parse(text.as_bytes()).unwrap();
+        let steps = timeline(&file.cases[0]);
+        assert_eq!(steps.len(), 1, "the messages are ingested together");
+        assert!(matches!(steps[0].1, Step::Backfill));
+        assert_eq!(steps[0].0.to_rfc3339(), "2025-06-10T10:00:00+00:00", "at ingested_at, not at the messages' times");
+    }
+
+    #[test]
+    fn sessions_keep_conversation_order_per_context() {
+        let msg = |id: &str, ctx: &str, conv: &str| CaseMessage {
+            id: id.into(),
+            role: "user".into(),
+            text: id.into(),
+            timestamp: DateTime::parse_from_rfc3339("2025-01-01T00:00:00Z").unwrap(),
+            context: ctx.into(),
+            conversation_id: conv.into(),
+        };
+        let grouped = sessions_by_context(&[
+            msg("a", "personal", "c1"),
+            msg("b", "work", "c2"),
+            msg("c", "personal", "c3"),
+            msg("d", "personal", "c1"),
+        ])
+        .unwrap();
+        let shape: Vec<(String, Vec<(String, usize)>)> = grouped
+            .iter()
+            .map(|(c, s)| (c.clone(), s.iter().map(|s| (s.key.clone(), s.messages.len())).collect()))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                ("personal".to_string(), vec![("scenario:c1".to_string(), 2), ("scenario:c3".to_string(), 1)]),
+                ("work".to_string(), vec![("scenario:c2".to_string(), 1)]),
+            ]
+        );
+    }
+}
