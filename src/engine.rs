@@ -121,9 +121,22 @@ impl Engine {
 
     /// Stores parsed sessions in one transaction; returns (sessions added, messages added).
     fn store_sessions(&mut self, sessions: &[ParsedSession], source: &str) -> Result<(usize, usize)> {
+        let secret = self.tombstone_secret()?;
+        // Forgotten messages stay forgotten: a re-import of the same export skips them.
+        let mut forgotten = std::collections::HashSet::new();
+        for (si, session) in sessions.iter().enumerate() {
+            for (mi, m) in session.messages.iter().enumerate() {
+                if self.is_tombstoned(&secret, &m.text, m.sent_at.to_utc())? {
+                    forgotten.insert((si, mi));
+                }
+            }
+        }
         let tx = self.store.conn_mut().transaction()?;
         let (mut sessions_added, mut messages_added) = (0, 0);
-        for session in sessions {
+        for (si, session) in sessions.iter().enumerate() {
+            if (0..session.messages.len()).all(|mi| forgotten.contains(&(si, mi))) {
+                continue;
+            }
             let (Some(first), Some(last)) = (session.messages.first(), session.messages.last()) else {
                 continue;
             };
@@ -148,6 +161,9 @@ impl Engine {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
             for (seq, m) in session.messages.iter().enumerate() {
+                if forgotten.contains(&(si, seq)) {
+                    continue;
+                }
                 let key = dedupe_key(&session.key, m.role, &fmt_fixed(m.sent_at), &m.text);
                 messages_added += insert.execute(params![
                     session_id,

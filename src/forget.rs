@@ -1,53 +1,349 @@
-//! Forgetting: an item removed with what derives from it, and a receipt of what went.
+//! Forgetting (seed 003, GDPR art. 17; DESIGN principle 3): an item, a session, a time range
+//! or a whole context is removed together with everything derived from it (episodes,
+//! embeddings, full-text rows, participants), the freed bytes are zeroed (`secure_delete`,
+//! FTS5 `secure-delete`) and the WAL is checkpointed and truncated, so the words are gone from
+//! the files. A **tombstone**, a keyed hash (HMAC-SHA-256 with a per-context secret) of each
+//! forgotten message's normalised text, keeps a re-import from bringing it back; it holds no
+//! plaintext, and the forget log records counts, never the words.
 
-use chrono::{DateTime, Utc};
-use rusqlite::params;
+use chrono::{DateTime, Duration, Utc};
+use hmac::{Hmac, Mac};
+use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
+use sha2::Sha256;
 
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::model::EpisodeId;
+use crate::import::transcript::hex;
+use crate::model::{EpisodeId, SessionId};
+use crate::store::{fmt_utc, parse_utc};
 
-/// What a forget did: counts per kind of record removed, and when.
+/// What to forget.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForgetScope {
+    /// One episode. Its words are also cut from the source message; a message left with no
+    /// episode is removed whole.
+    Episode(EpisodeId),
+    /// One conversation with all its messages.
+    Session(SessionId),
+    /// Every message written in `[from, to)` (UTC), with what derives from it.
+    TimeRange {
+        /// Inclusive start.
+        from: DateTime<Utc>,
+        /// Exclusive end.
+        to: DateTime<Utc>,
+    },
+    /// Every message written in the last `Duration` before now ("forget the last hour").
+    Last(Duration),
+    /// Everything in this context.
+    Context,
+}
+
+impl ForgetScope {
+    fn name(&self) -> &'static str {
+        match self {
+            ForgetScope::Episode(_) => "episode",
+            ForgetScope::Session(_) => "session",
+            ForgetScope::TimeRange { .. } | ForgetScope::Last(_) => "time_range",
+            ForgetScope::Context => "context",
+        }
+    }
+}
+
+/// What a forget did: counts per kind of record removed, the time range of what went, when it
+/// ran, and what it could not reach.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ForgetReceipt {
+    /// `episode`, `session`, `time_range` or `context`.
+    pub scope: String,
+    /// Messages removed whole.
+    pub messages: usize,
+    /// Messages whose forgotten words were cut out (other episodes still rest on them).
+    pub messages_redacted: usize,
     /// Episodes removed.
     pub episodes: usize,
     /// Embedding vectors removed.
     pub embeddings: usize,
     /// Participant rows removed.
     pub participants: usize,
+    /// Sessions removed because no message was left in them.
+    pub sessions: usize,
+    /// Tombstones written, so a re-import does not bring the content back.
+    pub tombstones: usize,
+    /// The earliest forgotten message's time (UTC), if any message went.
+    pub from: Option<DateTime<Utc>>,
+    /// The latest forgotten message's time (UTC).
+    pub to: Option<DateTime<Utc>>,
     /// When the forget ran (UTC).
-    pub at: Option<DateTime<Utc>>,
-    /// What was left and why (for example a source message that other episodes rest on).
-    pub notes: Vec<String>,
+    pub at: DateTime<Utc>,
+    /// What it could not reach, and why (for example files outside Minne's data dir).
+    pub not_reached: Vec<String>,
 }
 
+/// Counts of what a scope covers, to show before asking the user to confirm.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ForgetPreview {
+    /// Messages in scope.
+    pub messages: usize,
+    /// Episodes in scope.
+    pub episodes: usize,
+    /// Time of the earliest message in scope (UTC).
+    pub from: Option<DateTime<Utc>>,
+    /// Time of the latest message in scope (UTC).
+    pub to: Option<DateTime<Utc>>,
+}
+
+/// The placeholder that replaces forgotten words inside a message that other episodes still
+/// rest on.
+pub const REDACTED: &str = "[forgotten]";
+
 impl Engine {
-    /// Forgets one episode, its embeddings and its participant rows, then checkpoints the
-    /// WAL so the deleted bytes (zeroed by `secure_delete`) leave the log file too.
-    /// Errors: [`Error::NotFound`] when no episode has this id.
-    pub fn forget_episode(&mut self, id: EpisodeId) -> Result<ForgetReceipt> {
-        let at = self.clock.now();
-        let tx = self.store.conn_mut().transaction()?;
-        let count = |sql: &str| -> rusqlite::Result<usize> {
-            tx.query_row(sql, [id.0], |r| r.get::<_, i64>(0)).map(|n| n as usize)
-        };
-        let embeddings = count("SELECT count(*) FROM embeddings WHERE episode_id = ?1")?;
-        let participants = count("SELECT count(*) FROM episode_participants WHERE episode_id = ?1")?;
-        // Derived rows go by ON DELETE CASCADE (foreign keys are on for every connection).
-        let episodes = tx.execute("DELETE FROM episodes WHERE id = ?1", params![id.0])?;
-        if episodes == 0 {
-            return Err(Error::NotFound { kind: "episode", id: id.0 });
+    /// Counts what `scope` covers, without changing anything.
+    pub fn preview_forget(&self, scope: &ForgetScope) -> Result<ForgetPreview> {
+        let conn = self.store.conn();
+        if let ForgetScope::Episode(id) = scope {
+            let found: Option<String> = conn
+                .query_row("SELECT occurred_at FROM episodes WHERE id = ?1", [id.0], |r| r.get(0))
+                .optional()?;
+            let at = found.ok_or(Error::NotFound { kind: "episode", id: id.0 })?;
+            let at = Some(parse_utc(&at)?);
+            return Ok(ForgetPreview { messages: 0, episodes: 1, from: at, to: at });
         }
+        let (filter, args) = self.message_filter(scope);
+        let (messages, from, to): (i64, Option<String>, Option<String>) = conn.query_row(
+            &format!("SELECT count(*), min(sent_at), max(sent_at) FROM messages WHERE {filter}"),
+            rusqlite::params_from_iter(&args),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        let episodes: i64 = conn.query_row(
+            &format!("SELECT count(*) FROM episodes WHERE message_id IN (SELECT id FROM messages WHERE {filter})"),
+            rusqlite::params_from_iter(&args),
+            |r| r.get(0),
+        )?;
+        Ok(ForgetPreview {
+            messages: messages as usize,
+            episodes: episodes as usize,
+            from: from.as_deref().map(parse_utc).transpose()?,
+            to: to.as_deref().map(parse_utc).transpose()?,
+        })
+    }
+
+    /// Forgets `scope` and everything derived from it, then zeroes and truncates the WAL.
+    /// Errors: [`Error::NotFound`] for an episode or session that does not exist.
+    pub fn forget(&mut self, scope: &ForgetScope) -> Result<ForgetReceipt> {
+        let at = self.clock.now();
+        let secret = self.tombstone_secret()?;
+        let (filter, args) = self.message_filter(scope);
+        let tx = self.store.conn_mut().transaction()?;
+        let mut receipt = ForgetReceipt { scope: scope.name().to_string(), at, ..Default::default() };
+        match scope {
+            ForgetScope::Episode(id) => forget_episode(&tx, *id, &secret, &mut receipt)?,
+            ForgetScope::Session(id) => {
+                let exists: Option<i64> =
+                    tx.query_row("SELECT id FROM sessions WHERE id = ?1", [id.0], |r| r.get(0)).optional()?;
+                if exists.is_none() {
+                    return Err(Error::NotFound { kind: "session", id: id.0 });
+                }
+                forget_messages(&tx, &filter, &args, &secret, &mut receipt)?;
+            }
+            _ => forget_messages(&tx, &filter, &args, &secret, &mut receipt)?,
+        }
+        receipt.sessions +=
+            tx.execute("DELETE FROM sessions WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id)", [])?;
+        let log = serde_json::to_string(&receipt).map_err(|e| Error::InvalidInput(format!("receipt: {e}")))?;
+        tx.execute(
+            "INSERT INTO forget_log (at, scope, receipt) VALUES (?1, ?2, ?3)",
+            params![fmt_utc(at), receipt.scope, log],
+        )?;
         tx.commit()?;
         self.store.checkpoint()?;
-        Ok(ForgetReceipt {
-            episodes,
-            embeddings,
-            participants,
-            at: Some(at),
-            notes: vec!["the source message is kept in the conversation history".into()],
-        })
+        Ok(receipt)
+    }
+
+    /// Forgets one episode; a shorthand for [`Engine::forget`] with [`ForgetScope::Episode`].
+    pub fn forget_episode(&mut self, id: EpisodeId) -> Result<ForgetReceipt> {
+        self.forget(&ForgetScope::Episode(id))
+    }
+
+    /// Whether a message with this text was forgotten here before (its tombstone exists).
+    pub(crate) fn is_tombstoned(&self, secret: &[u8], text: &str, sent_at: DateTime<Utc>) -> Result<bool> {
+        let hash = tombstone_hash(secret, text, sent_at);
+        Ok(self
+            .store
+            .conn()
+            .query_row("SELECT 1 FROM tombstones WHERE hash = ?1", [hash], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// The context's tombstone key: 32 random bytes, made on first use.
+    pub(crate) fn tombstone_secret(&self) -> Result<Vec<u8>> {
+        let conn = self.store.conn();
+        let stored: Option<String> = conn
+            .query_row("SELECT value FROM context_settings WHERE key = 'tombstone_secret'", [], |r| r.get(0))
+            .optional()?;
+        if let Some(hex_secret) = stored {
+            return Ok(unhex(&hex_secret));
+        }
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret).map_err(|e| Error::InvalidInput(format!("no randomness for the tombstone key: {e}")))?;
+        conn.execute(
+            "INSERT OR IGNORE INTO context_settings (key, value) VALUES ('tombstone_secret', ?1)",
+            [hex(&secret)],
+        )?;
+        // Another process may have won the race; use whatever is stored now.
+        let value: String =
+            conn.query_row("SELECT value FROM context_settings WHERE key = 'tombstone_secret'", [], |r| r.get(0))?;
+        Ok(unhex(&value))
+    }
+
+    /// The SQL condition on `messages` for a message-based scope, with its arguments.
+    fn message_filter(&self, scope: &ForgetScope) -> (String, Vec<String>) {
+        match scope {
+            ForgetScope::Episode(id) => ("id = (SELECT message_id FROM episodes WHERE id = ?1)".into(), vec![id.0.to_string()]),
+            ForgetScope::Session(id) => ("session_id = ?1".into(), vec![id.0.to_string()]),
+            ForgetScope::TimeRange { from, to } => ("sent_at >= ?1 AND sent_at < ?2".into(), vec![fmt_utc(*from), fmt_utc(*to)]),
+            ForgetScope::Last(d) => {
+                let now = self.clock.now();
+                // Up to and including now: a message written this very second is in the last hour.
+                ("sent_at >= ?1 AND sent_at <= ?2".into(), vec![fmt_utc(now - *d), fmt_utc(now)])
+            }
+            ForgetScope::Context => ("1 = 1".into(), vec![]),
+        }
+    }
+}
+
+fn forget_messages(
+    tx: &Transaction<'_>,
+    filter: &str,
+    args: &[String],
+    secret: &[u8],
+    receipt: &mut ForgetReceipt,
+) -> Result<()> {
+    let in_scope = format!("SELECT id FROM messages WHERE {filter}");
+    let p = || rusqlite::params_from_iter(args);
+    let count = |sql: String| -> rusqlite::Result<usize> { tx.query_row(&sql, p(), |r| r.get::<_, i64>(0)).map(|n| n as usize) };
+    receipt.episodes += count(format!("SELECT count(*) FROM episodes WHERE message_id IN ({in_scope})"))?;
+    receipt.embeddings += count(format!(
+        "SELECT count(*) FROM embeddings WHERE episode_id IN (SELECT id FROM episodes WHERE message_id IN ({in_scope}))"
+    ))?;
+    receipt.participants += count(format!(
+        "SELECT count(*) FROM episode_participants WHERE episode_id IN (SELECT id FROM episodes WHERE message_id IN ({in_scope}))"
+    ))?;
+    let (from, to): (Option<String>, Option<String>) =
+        tx.query_row(&format!("SELECT min(sent_at), max(sent_at) FROM messages WHERE {filter}"), p(), |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    receipt.from = from.as_deref().map(parse_utc).transpose()?;
+    receipt.to = to.as_deref().map(parse_utc).transpose()?;
+    {
+        let mut stmt = tx.prepare(&format!("SELECT text, sent_at FROM messages WHERE {filter}"))?;
+        let rows = stmt
+            .query_map(p(), |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        for (text, sent_at) in rows {
+            receipt.tombstones += write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, receipt.at)?;
+        }
+    }
+    // Episodes, their embeddings, participants and full-text rows go by ON DELETE CASCADE and
+    // the FTS triggers.
+    receipt.messages += tx.execute(&format!("DELETE FROM messages WHERE {filter}"), p())?;
+    Ok(())
+}
+
+fn forget_episode(tx: &Transaction<'_>, id: EpisodeId, secret: &[u8], receipt: &mut ForgetReceipt) -> Result<()> {
+    let found: Option<(i64, i64, i64, String, String)> = tx
+        .query_row(
+            "SELECT e.message_id, e.span_start, e.span_end, m.text, m.sent_at FROM episodes e
+             JOIN messages m ON m.id = e.message_id WHERE e.id = ?1",
+            [id.0],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?;
+    let (message_id, start, end, text, sent_at) = found.ok_or(Error::NotFound { kind: "episode", id: id.0 })?;
+    let sent_at = parse_utc(&sent_at)?;
+    (receipt.from, receipt.to) = (Some(sent_at), Some(sent_at));
+    let others: i64 =
+        tx.query_row("SELECT count(*) FROM episodes WHERE message_id = ?1 AND id != ?2", [message_id, id.0], |r| r.get(0))?;
+    if others == 0 {
+        // Nothing else rests on the message: it goes whole, with the episode.
+        let filter = "id = ?1";
+        return forget_messages(tx, filter, &[message_id.to_string()], secret, receipt);
+    }
+    let count = |sql: &str| -> rusqlite::Result<usize> { tx.query_row(sql, [id.0], |r| r.get::<_, i64>(0)).map(|n| n as usize) };
+    receipt.embeddings += count("SELECT count(*) FROM embeddings WHERE episode_id = ?1")?;
+    receipt.participants += count("SELECT count(*) FROM episode_participants WHERE episode_id = ?1")?;
+    receipt.episodes += tx.execute("DELETE FROM episodes WHERE id = ?1", [id.0])?;
+    // Cut the words out of the message the other episodes still rest on, and move their
+    // spans by the change in length. The message can no longer be matched by its old content,
+    // so a tombstone of the original keeps a re-import from restoring it.
+    let (start, end) = (start as usize, end as usize);
+    let (Some(before), Some(after)) = (text.get(..start), text.get(end..)) else {
+        return Err(Error::InvalidInput(format!("episode {id} has a span outside its message")));
+    };
+    let redacted = format!("{before}{REDACTED}{after}");
+    let delta = REDACTED.len() as i64 - (end - start) as i64;
+    receipt.tombstones += write_tombstone(tx, secret, &text, sent_at, receipt.at)?;
+    tx.execute(
+        "UPDATE messages SET text = ?2, dedupe_key = 'redacted:' || id WHERE id = ?1",
+        params![message_id, redacted],
+    )?;
+    tx.execute(
+        "UPDATE episodes SET span_start = span_start + ?3, span_end = span_end + ?3
+         WHERE message_id = ?1 AND span_start >= ?2",
+        params![message_id, end as i64, delta],
+    )?;
+    receipt.messages_redacted += 1;
+    Ok(())
+}
+
+fn write_tombstone(
+    tx: &Transaction<'_>,
+    secret: &[u8],
+    text: &str,
+    sent_at: DateTime<Utc>,
+    at: DateTime<Utc>,
+) -> Result<usize> {
+    Ok(tx.execute(
+        "INSERT OR IGNORE INTO tombstones (hash, created_at) VALUES (?1, ?2)",
+        params![tombstone_hash(secret, text, sent_at), fmt_utc(at)],
+    )?)
+}
+
+/// HMAC-SHA-256, in hex, of the message text (lowercased, white space collapsed) and the
+/// minute it was written (UTC). The time is part of the key so that forgetting "thanks!" once
+/// does not block every later "thanks!", and a user who says a forgotten thing again later is
+/// heard again; a re-import of the same export carries the same times and stays blocked.
+pub(crate) fn tombstone_hash(secret: &[u8], text: &str, sent_at: DateTime<Utc>) -> String {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let normalised = format!("{words}\u{1f}{}", sent_at.format("%Y-%m-%dT%H:%M"));
+    // HMAC accepts keys of any length; the error case cannot happen.
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else { return String::new() };
+    mac.update(normalised.as_bytes());
+    hex(&mac.finalize().into_bytes())
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len() / 2).filter_map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tombstones_are_keyed_and_ignore_case_and_spacing() {
+        use chrono::TimeZone;
+        let t = Utc.with_ymd_and_hms(2026, 3, 2, 9, 15, 7).unwrap();
+        let a = tombstone_hash(b"k1", "The launch is  Friday.\n", t);
+        assert_eq!(
+            a,
+            tombstone_hash(b"k1", "the launch is friday.", t + Duration::seconds(30)),
+            "a re-export with other spacing, or seconds rounded, still matches"
+        );
+        assert_ne!(a, tombstone_hash(b"k2", "the launch is friday.", t), "another context's key gives another hash");
+        assert_ne!(a, tombstone_hash(b"k1", "the launch is friday.", t + Duration::days(3)), "saying it again later is new");
+        assert_eq!(a.len(), 64, "hex of 32 bytes");
+        assert!(!a.contains("launch"), "no plaintext in a tombstone");
     }
 }

@@ -15,7 +15,10 @@ fn dev_set() -> Option<PathBuf> {
 #[test]
 fn dev_set_meets_the_capture_targets() {
     let Some(path) = dev_set() else {
-        println!("skipped: {} is absent (shared/ is not beside this checkout)", "../shared/data/capture/dev.json");
+        println!(
+            "skipped: {} is absent (shared/ is not beside this checkout)",
+            "../shared/data/capture/dev.json"
+        );
         return;
     };
     let report = match evaluate(&path) {

@@ -50,6 +50,8 @@ enum Command {
     Capture(commands::capture::Args),
     /// Measure retrieval (LoCoMo, LongMemEval) or capture on labelled data.
     Eval(commands::eval::Args),
+    /// Replay real-failure cases (shared/cases) and write what Minne returned per check.
+    Scenario(commands::scenario::Args),
 }
 
 fn main() -> ExitCode {
@@ -90,5 +92,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Status(args) => commands::status::run(&env, args),
         Command::Capture(args) => commands::capture::run(&env, args),
         Command::Eval(args) => commands::eval::run(&env, args),
+        Command::Scenario(args) => commands::scenario::run(&env, args),
     }
 }

@@ -23,13 +23,17 @@ pub fn episode_line(e: &EpisodeView) -> String {
 pub fn hit_line(h: &RecallHit) -> String {
     let e = &h.episode;
     format!(
-        "{:.3}  {}: \"{}\"\n     similarity {:.3} · retrievability {:.3} · salience {:.2} · {} · {} · #{} [{}]",
+        "{:.3}  {}: \"{}\"\n     relevance {:.3}{} (similarity {:.3} · bm25 {:.2}) · retrievability {:.3} · salience {:.2}{} · {} · {} · #{} [{}]",
         h.score,
         e.actor,
         one_line(&e.text, 160),
+        h.parts.relevance,
+        if h.parts.from_neighbour { " from a neighbouring turn" } else { "" },
         h.parts.similarity,
+        h.parts.lexical,
         h.parts.retrievability,
         h.parts.salience,
+        if h.parts.person_match { " · the person asked about" } else { "" },
         age(h.age_days),
         e.kind.as_str(),
         e.id,

@@ -28,20 +28,63 @@ pub struct Tone {
 
 /// Acronyms in capitals are spelling, not shouting.
 const ACRONYMS: &[&str] = &[
-    "ok", "usa", "eu", "uk", "us", "pdf", "ceo", "cto", "cfo", "hr", "it", "tv", "pc", "ai",
-    "api", "url", "faq", "id", "nhs", "bbc", "gp", "diy", "sms", "cv", "ikea", "vat", "eta", "nyc",
-    "sas", "sj", "dsb", "moms", "ica", "pm", "am", "gps", "wifi", "usb",
+    "ok", "usa", "eu", "uk", "us", "pdf", "ceo", "cto", "cfo", "hr", "it", "tv", "pc", "ai", "api",
+    "url", "faq", "id", "nhs", "bbc", "gp", "diy", "sms", "cv", "ikea", "vat", "eta", "nyc", "sas",
+    "sj", "dsb", "moms", "ica", "pm", "am", "gps", "wifi", "usb",
 ];
 
 /// Emphatic words; a word starting with an intensifying prefix counts too ("jättebra").
 const EMPHATIC: &[&str] = &[
-    "never", "always", "absolutely", "totally", "seriously", "really", "huge", "amazing",
-    "awful", "terrible", "horrible", "furious", "hate", "omg", "wtf", "ugh", "finally",
-    "incredible", "unbelievable", "urgent", "asap", "insane", "crazy", "disaster", "worst",
-    "aldrig", "alltid", "verkligen", "otroligt", "fruktansvärt", "hemskt", "äntligen", "akut",
-    "sjukt", "galet", "katastrof", "värsta", "typiskt", "altid", "virkelig", "utroligt",
-    "frygteligt", "forfærdeligt", "endelig", "vildt", "sindssygt", "katastrofe", "værste",
-    "totalt", "typisk",
+    "never",
+    "always",
+    "absolutely",
+    "totally",
+    "seriously",
+    "really",
+    "huge",
+    "amazing",
+    "awful",
+    "terrible",
+    "horrible",
+    "furious",
+    "hate",
+    "omg",
+    "wtf",
+    "ugh",
+    "finally",
+    "incredible",
+    "unbelievable",
+    "urgent",
+    "asap",
+    "insane",
+    "crazy",
+    "disaster",
+    "worst",
+    "aldrig",
+    "alltid",
+    "verkligen",
+    "otroligt",
+    "fruktansvärt",
+    "hemskt",
+    "äntligen",
+    "akut",
+    "sjukt",
+    "galet",
+    "katastrof",
+    "värsta",
+    "typiskt",
+    "altid",
+    "virkelig",
+    "utroligt",
+    "frygteligt",
+    "forfærdeligt",
+    "endelig",
+    "vildt",
+    "sindssygt",
+    "katastrofe",
+    "værste",
+    "totalt",
+    "typisk",
 ];
 const INTENSIFIERS: &[&str] = &["jätte", "super", "mega", "kæmpe", "pisse", "skit"];
 
@@ -62,14 +105,20 @@ impl Tone {
             if letters.iter().all(|c| c.is_uppercase()) && !ACRONYMS.contains(&low.as_str()) {
                 shouted += 1;
             }
-            let intensified = INTENSIFIERS.iter().any(|p| low.len() > p.len() + 2 && low.starts_with(p));
+            let intensified = INTENSIFIERS
+                .iter()
+                .any(|p| low.len() > p.len() + 2 && low.starts_with(p));
             if EMPHATIC.contains(&low.as_str()) || intensified {
                 emphatic += 1;
             }
         }
         let bangs = text.chars().filter(|&c| c == '!').count();
         Tone {
-            caps: if words == 0 { 0.0 } else { shouted as f64 / words as f64 },
+            caps: if words == 0 {
+                0.0
+            } else {
+                shouted as f64 / words as f64
+            },
             exclamations: (bangs as f64).min(3.0),
             emphasis: (emphatic as f64).min(3.0),
         }
@@ -126,13 +175,22 @@ impl ToneBaseline {
     /// baseline is a cautious prior: full capitals and "!!!" reach about 0.6, not a peak.
     pub fn intensity(&self, tone: &Tone) -> f64 {
         let n = self.messages as f64;
-        let observed_sd = if self.messages >= 2 { (self.m2_loudness / (n - 1.0)).max(0.0).sqrt() } else { 0.0 };
+        let observed_sd = if self.messages >= 2 {
+            (self.m2_loudness / (n - 1.0)).max(0.0).sqrt()
+        } else {
+            0.0
+        };
         let mean = (n * self.mean_loudness + PRIOR_WEIGHT * PRIOR_LOUDNESS) / (n + PRIOR_WEIGHT);
-        let spread = MIN_SPREAD + (n * observed_sd + PRIOR_WEIGHT * PRIOR_SPREAD) / (n + PRIOR_WEIGHT);
+        let spread =
+            MIN_SPREAD + (n * observed_sd + PRIOR_WEIGHT * PRIOR_SPREAD) / (n + PRIOR_WEIGHT);
         let usual_top = mean + observed_sd;
         let excess = (tone.loudness() - usual_top - DEAD_ZONE).max(0.0);
         let intensity = 1.0 - (-excess / spread).exp();
-        if intensity.is_finite() { intensity.clamp(0.0, 1.0) } else { 0.0 }
+        if intensity.is_finite() {
+            intensity.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
     }
 
     /// Folds one more message into the running averages.
@@ -159,4 +217,99 @@ impl ToneBaseline {
 }
 
 #[cfg(test)]
-mod tests {}
+mod tests {
+    use super::*;
+    use crate::capture::weigh;
+    use crate::model::ActKind;
+    use proptest::prelude::*;
+
+    const CALM: [&str; 3] = [
+        "Could you move the dentist to Tuesday, please?",
+        "Thanks, that works.",
+        "I'll check the invoices later.",
+    ];
+    const SHOUTER: [&str; 3] = [
+        "WHAT!!! NO WAY!!!",
+        "Move it to TUESDAY's slot!!!",
+        "THANKS!!! LOVE IT!!!",
+    ];
+    const SHOUT: &str = "STOP. The dentist is on THURSDAY, not Tuesday!!!";
+
+    #[test]
+    fn the_same_words_spike_for_a_calm_writer_but_not_for_a_habitual_shouter() {
+        let calm = ToneBaseline::from_history(CALM).intensity(&Tone::of(SHOUT));
+        let loud = ToneBaseline::from_history(SHOUTER).intensity(&Tone::of(SHOUT));
+        assert!(
+            weigh(ActKind::Correction, calm).get()
+                > ActKind::Correction.salience_floor().get() + 0.05,
+            "seed 004: a usually calm writer in capitals is a spike, enough to lift even a correction: {calm}"
+        );
+        assert!(
+            loud < 0.1,
+            "seed 004: the same words are a habitual shouter's normal tone: {loud}"
+        );
+        let calm_calm = ToneBaseline::from_history(CALM)
+            .intensity(&Tone::of("The dentist is on Thursday, not Tuesday."));
+        assert!(
+            calm_calm < 0.05,
+            "a calm writer's calm message is no spike: {calm_calm}"
+        );
+    }
+
+    #[test]
+    fn a_first_message_is_judged_moderately() {
+        let fresh = ToneBaseline::default();
+        let shout = fresh.intensity(&Tone::of("OUR FLAT IS FLOODED!!! CALL THE LANDLORD!!!"));
+        assert!(
+            (0.3..0.8).contains(&shout),
+            "with no history full capitals and !!! count some but are no certain peak: {shout}"
+        );
+        let mild = fresh.intensity(&Tone::of("Great news, the offer came through!"));
+        assert!(
+            mild < 0.05,
+            "one exclamation mark from an unknown writer is not a spike: {mild}"
+        );
+    }
+
+    #[test]
+    fn acronyms_are_not_shouting_but_possessive_capitals_are() {
+        assert_eq!(
+            Tone::of("The PDF from the EU is OK.").caps,
+            0.0,
+            "acronyms spell, they do not shout"
+        );
+        assert!(
+            Tone::of("Put it on TUESDAY's list").caps > 0.0,
+            "`TUESDAY's` is a shouted word"
+        );
+    }
+
+    #[test]
+    fn a_stored_baseline_from_before_the_new_fields_still_loads() {
+        let old = r#"{"messages":3,"mean_caps":0.1,"mean_exclamations":1.0}"#;
+        let parsed: Result<ToneBaseline, _> = serde_json::from_str(old);
+        assert!(
+            parsed.is_ok(),
+            "baselines stored per actor must keep loading: {parsed:?}"
+        );
+    }
+
+    proptest! {
+        /// Seed 004: salience is the higher of the act's floor and the intensity, so it lies in
+        /// [0, 1] and never below the floor, whatever the text and history.
+        #[test]
+        fn salience_is_bounded_and_never_below_the_floor(
+            history in proptest::collection::vec("\\PC{0,60}", 0..6),
+            text in "\\PC{0,80}",
+            k in 0usize..6,
+        ) {
+            let baseline = ToneBaseline::from_history(history.iter().map(String::as_str));
+            let intensity = baseline.intensity(&Tone::of(&text));
+            prop_assert!((0.0..=1.0).contains(&intensity), "intensity in [0, 1]: {}", intensity);
+            let kind = ActKind::ALL[k];
+            let salience = weigh(kind, intensity).get();
+            prop_assert!((0.0..=1.0).contains(&salience), "salience in [0, 1]: {}", salience);
+            prop_assert!(salience >= kind.salience_floor().get(), "never below the floor of {}", kind);
+        }
+    }
+}

@@ -144,8 +144,11 @@ struct Predicted {
 /// Errors: [`Error::Io`] when the file cannot be read, [`Error::Import`] when it is not a JSON
 /// array of items in the documented format (the reason names the item and field).
 pub fn evaluate(path: &Path) -> Result<CaptureEvalReport> {
-    let raw = std::fs::read_to_string(path)
-        .map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })?;
+    let raw = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        action: "cannot read",
+        path: path.to_path_buf(),
+        source,
+    })?;
     let items: Vec<Item> = serde_json::from_str(&raw).map_err(|e| import(path, format!(
         "not a capture label file (a JSON array of items as in shared/data/capture/README.md): {e}"
     )))?;
@@ -165,21 +168,36 @@ pub fn evaluate(path: &Path) -> Result<CaptureEvalReport> {
 }
 
 fn import(path: &Path, reason: String) -> Error {
-    Error::Import { path: PathBuf::from(path), reason }
+    Error::Import {
+        path: PathBuf::from(path),
+        reason,
+    }
 }
 
 fn parse_time(path: &Path, id: &str, field: &str, s: &str) -> Result<DateTime<FixedOffset>> {
-    DateTime::parse_from_rfc3339(s)
-        .map_err(|e| import(path, format!("item {id}: {field} `{s}` is not an RFC 3339 time: {e}")))
+    DateTime::parse_from_rfc3339(s).map_err(|e| {
+        import(
+            path,
+            format!("item {id}: {field} `{s}` is not an RFC 3339 time: {e}"),
+        )
+    })
 }
 
 fn run_item(path: &Path, item: &Item) -> Result<(Vec<Predicted>, Vec<Expected>)> {
     let id = &item.id;
-    let role: Role = item.message.role.parse().map_err(|e| import(path, format!("item {id}: {e}")))?;
+    let role: Role = item
+        .message
+        .role
+        .parse()
+        .map_err(|e| import(path, format!("item {id}: {e}")))?;
     let timestamp = parse_time(path, id, "message timestamp", &item.message.timestamp)?;
     let baseline = ToneBaseline::from_history(item.speaker_history.iter().map(|h| h.text.as_str()));
     let intensity = baseline.intensity(&Tone::of(&item.message.text));
-    let input = MessageInput { role, text: &item.message.text, timestamp };
+    let input = MessageInput {
+        role,
+        text: &item.message.text,
+        timestamp,
+    };
     let predicted = rules::extract(&input)
         .into_iter()
         .map(|episode| {
@@ -189,7 +207,10 @@ fn run_item(path: &Path, item: &Item) -> Result<(Vec<Predicted>, Vec<Expected>)>
         .collect();
     let mut expected = Vec::with_capacity(item.expected_episodes.len());
     for e in &item.expected_episodes {
-        let kind: ActKind = e.kind.parse().map_err(|err| import(path, format!("item {id}: {err}")))?;
+        let kind: ActKind = e
+            .kind
+            .parse()
+            .map_err(|err| import(path, format!("item {id}: {err}")))?;
         let when = match &e.when {
             Some(w) => Some((
                 parse_time(path, id, "when.start", &w.start)?,
@@ -221,7 +242,10 @@ fn same_time(e: &Expected, p: &rules::Extracted) -> bool {
     match (&e.when, &p.when) {
         (None, None) => true,
         (Some((s, t)), Some(w)) => {
-            *s == w.start && *t == w.end && s.offset() == w.start.offset() && t.offset() == w.end.offset()
+            *s == w.start
+                && *t == w.end
+                && s.offset() == w.start.offset()
+                && t.offset() == w.end.offset()
         }
         _ => false,
     }
@@ -249,7 +273,9 @@ fn best_matching(expected: &[Expected], predicted: &[Predicted]) -> Vec<Option<u
         let mut used = vec![false; predicted.len()];
         return (0..expected.len())
             .map(|i| {
-                let j = (0..predicted.len()).filter(|&j| !used[j]).max_by_key(|&j| value(i, j))?;
+                let j = (0..predicted.len())
+                    .filter(|&j| !used[j])
+                    .max_by_key(|&j| value(i, j))?;
                 value(i, j)?;
                 used[j] = true;
                 Some(j)
@@ -285,8 +311,20 @@ fn best_matching(expected: &[Expected], predicted: &[Predicted]) -> Vec<Option<u
     }
     let mut best = (0, Vec::new());
     let mut current = vec![None; expected.len()];
-    search(0, predicted.len(), &mut vec![false; predicted.len()], &value, &mut current, &mut best, 0);
-    if best.1.is_empty() { vec![None; expected.len()] } else { best.1 }
+    search(
+        0,
+        predicted.len(),
+        &mut vec![false; predicted.len()],
+        &value,
+        &mut current,
+        &mut best,
+        0,
+    );
+    if best.1.is_empty() {
+        vec![None; expected.len()]
+    } else {
+        best.1
+    }
 }
 
 #[derive(Default)]
@@ -303,11 +341,19 @@ struct Tally {
 
 impl Tally {
     fn problem(&mut self, id: &str, problem: String) {
-        self.failures.entry(id.to_string()).or_default().push(problem);
+        self.failures
+            .entry(id.to_string())
+            .or_default()
+            .push(problem);
     }
 
     fn count(&mut self, expected: &str, predicted: &str) {
-        *self.confusion.entry(expected.to_string()).or_default().entry(predicted.to_string()).or_default() += 1;
+        *self
+            .confusion
+            .entry(expected.to_string())
+            .or_default()
+            .entry(predicted.to_string())
+            .or_default() += 1;
     }
 
     fn score(&mut self, id: &str, expected: &[Expected], predicted: &[Predicted]) {
@@ -327,27 +373,46 @@ impl Tally {
             if e.kind == p.kind {
                 self.kind_right += 1;
             } else {
-                self.problem(id, format!("{label}: predicted kind {} for {:?}", p.kind, p.text));
+                self.problem(
+                    id,
+                    format!("{label}: predicted kind {} for {:?}", p.kind, p.text),
+                );
             }
             if same_time(e, p) {
                 self.time_right += 1;
             } else {
-                let want = e.when.map_or("null".to_string(), |(s, t)| format!("{} .. {}", s.to_rfc3339(), t.to_rfc3339()));
+                let want = e.when.map_or("null".to_string(), |(s, t)| {
+                    format!("{} .. {}", s.to_rfc3339(), t.to_rfc3339())
+                });
                 let got = p.when.as_ref().map_or("null".to_string(), |w| {
-                    format!("{} .. {} ({:?})", w.start.to_rfc3339(), w.end.to_rfc3339(), w.expression)
+                    format!(
+                        "{} .. {} ({:?})",
+                        w.start.to_rfc3339(),
+                        w.end.to_rfc3339(),
+                        w.expression
+                    )
                 });
                 self.problem(id, format!("{label}: time {got}, expected {want}"));
             }
             if same_people(e, p) {
                 self.people_right += 1;
             } else {
-                self.problem(id, format!("{label}: participants {:?}, expected {:?}", p.participants, e.participants));
+                self.problem(
+                    id,
+                    format!(
+                        "{label}: participants {:?}, expected {:?}",
+                        p.participants, e.participants
+                    ),
+                );
             }
         }
         for (j, p) in predicted.iter().enumerate() {
             if !matching.contains(&Some(j)) {
                 self.count("(spurious)", p.episode.kind.as_str());
-                self.problem(id, format!("spurious {} episode {:?}", p.episode.kind, p.episode.text));
+                self.problem(
+                    id,
+                    format!("spurious {} episode {:?}", p.episode.kind, p.episode.text),
+                );
             }
         }
     }
@@ -369,7 +434,11 @@ impl Tally {
             salience_comparisons: comparisons,
             about_equal_tolerance: ABOUT_EQUAL_TOLERANCE,
             confusion: self.confusion,
-            failures: self.failures.into_iter().map(|(id, problems)| ItemFailure { id, problems }).collect(),
+            failures: self
+                .failures
+                .into_iter()
+                .map(|(id, problems)| ItemFailure { id, problems })
+                .collect(),
         }
     }
 }
@@ -387,7 +456,12 @@ fn comparisons(note: &str, ids: &[&str]) -> Vec<(Relation, String)> {
     let mut out = Vec::new();
     for clause in note.split(';') {
         let clause = clause.split(':').next().unwrap_or_default();
-        let clause = clause.split('(').next().unwrap_or_default().trim().to_lowercase();
+        let clause = clause
+            .split('(')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_lowercase();
         let relation = if clause.starts_with("higher than") {
             Relation::Higher
         } else if clause.starts_with("lower than") {
@@ -406,15 +480,24 @@ fn comparisons(note: &str, ids: &[&str]) -> Vec<(Relation, String)> {
     out
 }
 
-fn salience_agreement(items: &[Item], saliences: &BTreeMap<String, f64>) -> (usize, usize, Vec<(String, String)>) {
+fn salience_agreement(
+    items: &[Item],
+    saliences: &BTreeMap<String, f64>,
+) -> (usize, usize, Vec<(String, String)>) {
     let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
     let (mut agree, mut total) = (0, 0);
     let mut problems = Vec::new();
     for item in items {
-        let Some(note) = &item.salience_rank_note else { continue };
-        let Some(&mine) = saliences.get(&item.id) else { continue };
+        let Some(note) = &item.salience_rank_note else {
+            continue;
+        };
+        let Some(&mine) = saliences.get(&item.id) else {
+            continue;
+        };
         for (relation, other) in comparisons(note, &ids) {
-            let Some(&theirs) = saliences.get(&other) else { continue };
+            let Some(&theirs) = saliences.get(&other) else {
+                continue;
+            };
             total += 1;
             let diff = mine - theirs;
             let ok = match relation {
@@ -448,7 +531,10 @@ impl CaptureEvalReport {
         );
         let rows = [
             ("act kind accuracy (matched)", self.act_kind_accuracy),
-            ("act kind accuracy (expected)", self.act_kind_accuracy_over_expected),
+            (
+                "act kind accuracy (expected)",
+                self.act_kind_accuracy_over_expected,
+            ),
             ("segmentation precision", self.segmentation_precision),
             ("segmentation recall", self.segmentation_recall),
             ("time exact match", self.time_exact_match),
@@ -463,17 +549,34 @@ impl CaptureEvalReport {
             "  ({} salience comparisons, about equal = within {})",
             self.salience_comparisons, self.about_equal_tolerance
         );
-        let columns: Vec<&str> = ActKind::ALL.iter().map(|k| k.as_str()).chain(["(missed)"]).collect();
-        let _ = write!(s, "confusion (rows expected, columns predicted)\n  {:<12}", "");
+        let columns: Vec<&str> = ActKind::ALL
+            .iter()
+            .map(|k| k.as_str())
+            .chain(["(missed)"])
+            .collect();
+        let _ = write!(
+            s,
+            "confusion (rows expected, columns predicted)\n  {:<12}",
+            ""
+        );
         for c in &columns {
             let _ = write!(s, "{:>6}", &c[..c.len().min(5)]);
         }
         s.push('\n');
-        let row_names: Vec<&str> = ActKind::ALL.iter().map(|k| k.as_str()).chain(["(spurious)"]).collect();
+        let row_names: Vec<&str> = ActKind::ALL
+            .iter()
+            .map(|k| k.as_str())
+            .chain(["(spurious)"])
+            .collect();
         for r in row_names {
             let _ = write!(s, "  {r:<12}");
             for c in &columns {
-                let n = self.confusion.get(r).and_then(|m| m.get(*c)).copied().unwrap_or(0);
+                let n = self
+                    .confusion
+                    .get(r)
+                    .and_then(|m| m.get(*c))
+                    .copied()
+                    .unwrap_or(0);
                 let _ = write!(s, "{n:>6}");
             }
             s.push('\n');
@@ -503,17 +606,26 @@ mod tests {
         );
         assert_eq!(
             got,
-            vec![(Relation::Lower, "dev-018".to_string()), (Relation::Equal, "dev-017".to_string())],
+            vec![
+                (Relation::Lower, "dev-018".to_string()),
+                (Relation::Equal, "dev-017".to_string())
+            ],
             "ids inside brackets are commentary, not comparisons"
         );
-        let got = comparisons("higher than dev-017 and dev-019 (usually calm writer)", &ids);
+        let got = comparisons(
+            "higher than dev-017 and dev-019 (usually calm writer)",
+            &ids,
+        );
         assert_eq!(got.len(), 2, "one clause may name several items");
     }
 
     #[test]
     fn a_missing_file_is_an_io_error_and_bad_json_an_import_error() {
         let missing = evaluate(Path::new("/nonexistent/capture.json"));
-        assert!(matches!(missing, Err(Error::Io { .. })), "an unreadable file must say so, not panic");
+        assert!(
+            matches!(missing, Err(Error::Io { .. })),
+            "an unreadable file must say so, not panic"
+        );
         let dir = std::env::temp_dir().join(format!("minne-capture-eval-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
         let bad = dir.join("bad.json");

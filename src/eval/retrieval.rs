@@ -66,6 +66,7 @@ pub fn ablations() -> Vec<System> {
         v("minne-dense-0.7", Ranking { dense: 0.7, lexical: 0.3, ..base }, w),
         v("minne-person-0", Ranking { ..base }, Weights { person: 0.0, ..w }),
         v("minne-person-0.2", Ranking { ..base }, Weights { person: 0.2, ..w }),
+        v("minne-person-0.3", Ranking { ..base }, Weights { person: 0.3, ..w }),
         v("minne-relevance-only", Ranking { ..base }, Weights { similarity: 1.0, retrievability: 0.0, salience: 0.0, ..w }),
     ]
 }

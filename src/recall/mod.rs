@@ -7,12 +7,13 @@
 //! same session) keeps at least `neighbour ×` that relevance, since answers sit next to the
 //! questions that name their topic. The final score is seed 000's linear score,
 //!
-//! `score = α·relevance + β·retrievability + γ·salience (+ person bonus)`,
+//! `score = α·relevance + β·retrievability + γ·salience (− person penalty)`,
 //!
 //! with retrievability on the FSRS-4.5 curve. People named in the query who are speakers or
 //! participants of this context are taken out of the query text (a turn never carries its
 //! own speaker's name, so the name drags the query toward the wrong turns) and act on the
-//! episode's speaker and participants instead. Results are the top `k` that also clear an
+//! episode's speaker and participants instead: a memory neither by nor about them loses the
+//! person penalty. Results are the top `k` that also clear an
 //! absolute `threshold`: nothing relevant gives nothing. The defaults and how they were
 //! chosen are in docs/benchmarks.md.
 
@@ -52,7 +53,8 @@ pub struct Weights {
     pub retrievability: f64,
     /// Weight of salience (γ).
     pub salience: f64,
-    /// Added when the query names a person who is the episode's speaker or participant.
+    /// Subtracted when the query names people of this context and the episode is neither
+    /// said by nor about any of them: what Caroline did is no evidence of what Melanie did.
     pub person: f64,
 }
 
@@ -397,7 +399,7 @@ impl Engine {
             let score = w.similarity * parts.relevance
                 + w.retrievability * parts.retrievability
                 + w.salience * parts.salience
-                + if person_match { w.person } else { 0.0 };
+                - if !people.is_empty() && !person_match { w.person } else { 0.0 };
             out.push(Scored { id: EpisodeId(c.id), score, parts, age_days });
         }
         Ok(out)

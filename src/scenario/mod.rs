@@ -18,8 +18,8 @@
 //!   (MISSING for the evaluator), never faked.
 //! - Checks: `recall` (k = 10 unless the check says, the product's own threshold, wall time
 //!   per run), `inspect` of `all` or `context:<name>` (the panel's listing, paged by
-//!   offset), `raw_store_scan` (the printable text of every file in the data dir, WAL
-//!   included), `capture_ack` (the capture report of that message). `user_profile` and
+//!   offset), `raw_store_scan` (the printable text of the raw bytes of every file in the data
+//!   dir, WAL included, split by the table that owns each page), `capture_ack` (the capture report of that message). `user_profile` and
 //!   `entity:` listings, `list_time_range` and `export` are left out until Minne has them.
 //!
 //! ```no_run

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::import::{NewMessage, NewSession};
 use crate::recall::RecallQuery;
 use crate::scenario::cases::{Action, Case, CaseFile, CaseMessage, Check};
-use crate::scenario::observe::{Item, Observation, data_dir_text};
+use crate::scenario::observe::{Item, Observation, store_dumps};
 
 /// The top-k of a recall check that names none (the conventions' default).
 pub const DEFAULT_CHECK_K: usize = 10;
@@ -502,12 +502,13 @@ impl CaseRun<'_> {
         Ok(Outcome::Observed(Observation::Inspect { items, total_count: total, next_cursor }))
     }
 
-    /// The printable text of every file in the data dir (WAL included, read with the engines
-    /// open as a running app holds them), once per store the check lists; see
-    /// [`data_dir_text`] for why each store gets the whole text.
+    /// The raw bytes of every file in the data dir, WAL included, split by store (see
+    /// [`store_dumps`]). Every context is open while the files are read, as in a running app.
     fn raw_store_scan(&mut self, check: &Check) -> Result<Outcome> {
-        let text = data_dir_text(&self.data_dir)?;
-        let stores = check.stores.iter().map(|s| (s.clone(), text.clone())).collect();
+        for name in self.context_names()? {
+            self.engine(&name)?;
+        }
+        let stores = store_dumps(&self.data_dir, &check.stores)?;
         Ok(Outcome::Observed(Observation::RawStoreScan { stores }))
     }
 

@@ -142,4 +142,19 @@ pub(crate) const MIGRATIONS: &[&str] = &[
                         WHERE n.session_id = old.session_id AND n.seq = old.seq + 1);
     END;
     "#,
+    // 4: tombstones (DESIGN: a keyed hash of forgotten content, so a re-import does not bring
+    // it back; no plaintext) and a log of forgets without their content (receipts).
+    r#"
+    CREATE TABLE tombstones (
+        hash        TEXT PRIMARY KEY,        -- hex HMAC-SHA-256 of the normalised message text
+        created_at  TEXT NOT NULL            -- RFC 3339 UTC
+    );
+
+    CREATE TABLE forget_log (
+        id        INTEGER PRIMARY KEY,
+        at        TEXT NOT NULL,             -- RFC 3339 UTC
+        scope     TEXT NOT NULL,             -- `episode`, `session`, `time_range`, `context`; never the words
+        receipt   TEXT NOT NULL              -- JSON counts per kind of record removed
+    );
+    "#,
 ];

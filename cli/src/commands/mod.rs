@@ -17,6 +17,7 @@ pub mod forget;
 pub mod import;
 pub mod list;
 pub mod recall;
+pub mod scenario;
 pub mod status;
 
 /// What every subcommand gets: the settings and the chosen context.

@@ -1,7 +1,21 @@
-use minne::recall::{DEFAULT_K, DEFAULT_THRESHOLD, RecallQuery};
+use minne::recall::{DEFAULT_K, DEFAULT_THRESHOLD, LeftOut, RecallQuery, prompt};
 
 use super::Env;
 use crate::output;
+
+/// How many near-misses `--explain` lists.
+const NEAR_MISSES: usize = 5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Scores, words and score parts, for a person.
+    Text,
+    /// JSON, for scripts.
+    Json,
+    /// Seed 000's prompt block: "Earlier in your conversations:" and one quoted line per
+    /// memory with its age and relevance.
+    Prompt,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -13,19 +27,50 @@ pub struct Args {
     /// Results must score at least this.
     #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
     threshold: f64,
-    /// Print the results as JSON.
+    /// Print the results as JSON (same as --format json).
     #[arg(long)]
     json: bool,
+    /// How to print the results.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also list the best candidates left out and why (under the threshold, outside k).
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let engine = env.open()?;
     let query = RecallQuery { k: args.k, threshold: args.threshold, ..RecallQuery::new(args.query) };
-    let hits = engine.recall(&query)?;
-    if args.json {
-        let out: Vec<_> = hits.iter().map(output::hit_json).collect();
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
+    let explained = engine.recall_explained(&query, if args.explain { NEAR_MISSES } else { 0 })?;
+    let hits = &explained.hits;
+    let format = if args.json { Format::Json } else { args.format };
+    match format {
+        Format::Prompt => {
+            print!("{}", prompt::block(hits));
+            return Ok(());
+        }
+        Format::Json => {
+            let mut out = serde_json::json!({ "hits": hits.iter().map(output::hit_json).collect::<Vec<_>>() });
+            if args.explain {
+                out["near_misses"] = explained
+                    .near_misses
+                    .iter()
+                    .map(|m| {
+                        let mut v = output::hit_json(&m.hit);
+                        v["left_out"] = serde_json::to_value(m.reason).unwrap_or_default();
+                        v
+                    })
+                    .collect();
+                out["people"] = serde_json::json!(explained.people);
+                out["terms"] = serde_json::json!(explained.terms);
+                out["took_ms"] = serde_json::json!(explained.took_ms);
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            } else {
+                println!("{}", serde_json::to_string_pretty(&out["hits"])?);
+            }
+            return Ok(());
+        }
+        Format::Text => {}
     }
     if hits.is_empty() {
         println!(
@@ -35,6 +80,26 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     for (i, hit) in hits.iter().enumerate() {
         println!("{}. {}", i + 1, output::hit_line(hit));
+    }
+    if args.explain {
+        println!(
+            "\nsearched for: {} · people: {} · {:.1} ms",
+            if explained.terms.is_empty() { "(no content words)".to_string() } else { explained.terms.join(", ") },
+            if explained.people.is_empty() { "none".to_string() } else { explained.people.join(", ") },
+            explained.took_ms
+        );
+        if explained.near_misses.is_empty() {
+            println!("no near-misses: nothing else was considered");
+        } else {
+            println!("left out:");
+        }
+        for m in &explained.near_misses {
+            let why = match m.reason {
+                LeftOut::UnderThreshold { threshold } => format!("under the threshold {threshold:.2}"),
+                LeftOut::OutsideK { rank, k } => format!("outside k: rank {rank} of k = {k}"),
+            };
+            println!("-  ({why}) {}", output::hit_line(&m.hit));
+        }
     }
     Ok(())
 }

@@ -29,25 +29,46 @@ pub(crate) struct Context {
 }
 
 /// The class and cue kind of the sentence at tokens `range`.
-pub(crate) fn classify(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> (Class, Option<ActKind>) {
+pub(crate) fn classify(
+    t: &[Token<'_>],
+    range: &Range<usize>,
+    cx: &Context,
+) -> (Class, Option<ActKind>) {
     let toks = &t[range.clone()];
     let all: Vec<&str> = toks.iter().map(|w| w.low.as_str()).collect();
-    let words: Vec<&str> = toks.iter().filter(|w| w.kind == Kind::Word).map(|w| w.low.as_str()).collect();
+    let words: Vec<&str> = toks
+        .iter()
+        .filter(|w| w.kind == Kind::Word)
+        .map(|w| w.low.as_str())
+        .collect();
     let digits = toks.iter().any(|w| w.kind == Kind::Number);
-    let question = toks.iter().rev().find(|w| w.kind == Kind::Punct && !w.is_any(&["\"", ")", "'"])).is_some_and(|w| w.is("?"));
+    let question = toks
+        .iter()
+        .rev()
+        .find(|w| w.kind == Kind::Punct && !w.is_any(&["\"", ")", "'"]))
+        .is_some_and(|w| w.is("?"));
     let kind = kind_of(t, range, &all, &words, cx);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
 
     let class = if words.is_empty() && !digits {
         Class::Social
-    } else if kind.is_none() && !digits && !cx.has_time && words.iter().all(|w| cues::SOCIAL.contains(w)) {
+    } else if kind.is_none()
+        && !digits
+        && !cx.has_time
+        && words.iter().all(|w| cues::SOCIAL.contains(w))
+    {
         Class::Social
     } else if kind.is_none()
         && !digits
         && cx.proper == 0
         && words.len() <= 8
-        && (words.iter().take(3).any(|w| cues::SOCIAL_ANCHORS.contains(w))
-            || cues::SOCIAL_PHRASES.iter().any(|p| find(&words, p).is_some_and(|k| k <= 1)))
+        && (words
+            .iter()
+            .take(3)
+            .any(|w| cues::SOCIAL_ANCHORS.contains(w))
+            || cues::SOCIAL_PHRASES
+                .iter()
+                .any(|p| find(&words, p).is_some_and(|k| k <= 1)))
     {
         // "thanks, that's really helpful", "Tak for i går!", "No problem, thanks for sorting it."
         Class::Social
@@ -62,7 +83,11 @@ pub(crate) fn classify(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> (
         Class::Marker(kind)
     } else if question && kind.is_none() {
         let own = words.iter().any(|w| cues::first_person(w, cx.lang, false)) || cx.people > 0;
-        if cx.role == Role::User && own { Class::Content } else { Class::Lookup }
+        if cx.role == Role::User && own {
+            Class::Content
+        } else {
+            Class::Lookup
+        }
     } else if cx.role != Role::User
         && kind.is_none()
         && !has(cues::SECOND_PERSON)
@@ -79,7 +104,13 @@ pub(crate) fn classify(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> (
     (class, kind)
 }
 
-fn kind_of(t: &[Token<'_>], range: &Range<usize>, all: &[&str], words: &[&str], cx: &Context) -> Option<ActKind> {
+fn kind_of(
+    t: &[Token<'_>],
+    range: &Range<usize>,
+    all: &[&str],
+    words: &[&str],
+    cx: &Context,
+) -> Option<ActKind> {
     let hedged = cues::any(all, cues::HEDGES) || modal_may(t, range);
     let first_person = words.iter().any(|w| cues::first_person(w, cx.lang, true));
     let decision = (first_person && cues::any(all, cues::DECISION))
@@ -95,7 +126,10 @@ fn kind_of(t: &[Token<'_>], range: &Range<usize>, all: &[&str], words: &[&str], 
                 Some(ActKind::Decision)
             } else if commitment && !hedged {
                 Some(ActKind::Commitment)
-            } else if contrast || (denial(all) && (cx.has_time || copula(words))) || actually(all, cx) {
+            } else if contrast
+                || (denial(all) && (cx.has_time || copula(words)))
+                || actually(all, cx)
+            {
                 Some(ActKind::Correction)
             } else {
                 None
@@ -118,17 +152,40 @@ fn kind_of(t: &[Token<'_>], range: &Range<usize>, all: &[&str], words: &[&str], 
 
 /// Lower-case "may" is the modal ("it may not happen"); "May" is the month.
 fn modal_may(t: &[Token<'_>], range: &Range<usize>) -> bool {
-    t[range.clone()].iter().any(|w| w.is("may") && !w.is_capitalised())
+    t[range.clone()]
+        .iter()
+        .any(|w| w.is("may") && !w.is_capitalised())
 }
 
 /// "X, not Y", "not X but Y", "inte X utan Y", "ikke X – det var Y": a value set against
 /// another, the shape of a correction.
 fn contrast(all: &[&str]) -> bool {
     const SHAPES: &[&str] = &[
-        ", not", ", inte", ", ikke", "– not", "— not", "- not", "– inte", "— inte", "- inte",
-        "– ikke", "— ikke", "- ikke", "and not", "not * but", "inte * utan", "ikke * men",
-        "isn't * it's", "not * – it", "not * — it", "inte * – det", "inte * — det",
-        "ikke * – det", "ikke * — det", "ikke * - det", "inte * - det",
+        ", not",
+        ", inte",
+        ", ikke",
+        "– not",
+        "— not",
+        "- not",
+        "– inte",
+        "— inte",
+        "- inte",
+        "– ikke",
+        "— ikke",
+        "- ikke",
+        "and not",
+        "not * but",
+        "inte * utan",
+        "ikke * men",
+        "isn't * it's",
+        "not * – it",
+        "not * — it",
+        "inte * – det",
+        "inte * — det",
+        "ikke * – det",
+        "ikke * — det",
+        "ikke * - det",
+        "inte * - det",
     ];
     cues::any(all, SHAPES)
 }
@@ -137,10 +194,15 @@ fn contrast(all: &[&str]) -> bool {
 /// exclamation ("No way", "Nej men ...") or a refusal ("No thanks").
 fn denial(all: &[&str]) -> bool {
     let mut i = 0;
-    if all.first().is_some_and(|w| ["and", "och", "og", "but", "men"].contains(w)) {
+    if all
+        .first()
+        .is_some_and(|w| ["and", "och", "og", "but", "men"].contains(w))
+    {
         i = 1;
     }
-    let opens = all.get(i).is_some_and(|w| ["no", "nope", "nah", "nej", "nä", "nix"].contains(w));
+    let opens = all
+        .get(i)
+        .is_some_and(|w| ["no", "nope", "nah", "nej", "nä", "nix"].contains(w));
     let next = all.get(i + 1).copied();
     let after = all.get(i + 2).copied();
     opens
@@ -149,13 +211,17 @@ fn denial(all: &[&str]) -> bool {
 }
 
 fn copula(words: &[&str]) -> bool {
-    const BE: &[&str] = &["is", "are", "was", "were", "it's", "that's", "är", "var", "er", "blir", "bliver"];
+    const BE: &[&str] = &[
+        "is", "are", "was", "were", "it's", "that's", "är", "var", "er", "blir", "bliver",
+    ];
     words.iter().any(|w| BE.contains(w))
 }
 
 /// "Actually, ..." with a value: "Actually, the dinner is at eight."
 fn actually(all: &[&str], cx: &Context) -> bool {
-    let opens = all.first().is_some_and(|w| ["actually", "egentligen", "faktisk"].contains(w));
+    let opens = all
+        .first()
+        .is_some_and(|w| ["actually", "egentligen", "faktisk"].contains(w));
     opens && all.get(1) == Some(&",") && cx.has_time
 }
 
@@ -163,17 +229,25 @@ fn actually(all: &[&str], cx: &Context) -> bool {
 /// of a hedge.
 fn promise(all: &[&str]) -> bool {
     cues::COMMITMENT.iter().any(|phrase| {
-        let Some(k) = find(all, phrase) else { return false };
-        let mut next = k + phrase.split(' ').count();
-        if all.get(next).is_some_and(|w| ["also", "just", "definitely", "then", "också", "også", "nok"].contains(w)) {
-            next += 1;
-        }
-        let word = all.get(next).copied();
-        let stance = word.is_some_and(|w| cues::NOT_A_PROMISE.contains(&w));
-        let wait_and_see = word == Some("see")
-            && all.get(next + 1).is_none_or(|w| ["if", "how", "what", "whether", "when", "about", ".", ",", "!"].contains(w));
-        let asked = k > 0 && ["if", "om", "hvis", "when", "unless"].contains(&all[k - 1]);
-        word.is_some() && !stance && !wait_and_see && !asked
+        cues::find_all(all, phrase).any(|k| {
+            let mut next = k + phrase.split(' ').count();
+            if all.get(next).is_some_and(|w| {
+                ["also", "just", "definitely", "then", "också", "også", "nok"].contains(w)
+            }) {
+                next += 1;
+            }
+            let word = all.get(next).copied();
+            let stance = word.is_some_and(|w| cues::NOT_A_PROMISE.contains(&w));
+            let wait_and_see = word == Some("see")
+                && all.get(next + 1).is_none_or(|w| {
+                    [
+                        "if", "how", "what", "whether", "when", "about", ".", ",", "!",
+                    ]
+                    .contains(w)
+                });
+            let asked = k > 0 && ["if", "om", "hvis", "when", "unless"].contains(&all[k - 1]);
+            word.is_some() && !stance && !wait_and_see && !asked
+        })
     })
 }
 
@@ -183,10 +257,16 @@ fn plan(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> bool {
     if !cx.ahead {
         return false;
     }
-    let w = |i: usize| t.get(i).filter(|_| range.contains(&i)).map(|x| x.low.as_str());
+    let w = |i: usize| {
+        t.get(i)
+            .filter(|_| range.contains(&i))
+            .map(|x| x.low.as_str())
+    };
     let acts = |v: &str| !cues::STATIVE.contains(&v) && v.len() > 2;
     range.clone().any(|i| match (cx.lang, w(i)) {
-        (Lang::En, Some("i'm" | "we're")) => w(i + 1).is_some_and(|v| v.ends_with("ing") && acts(v)),
+        (Lang::En, Some("i'm" | "we're")) => {
+            w(i + 1).is_some_and(|v| v.ends_with("ing") && acts(v))
+        }
         (Lang::En, Some("i" | "we")) => match w(i + 1) {
             Some("am" | "are") => w(i + 2).is_some_and(|v| v.ends_with("ing") && acts(v)),
             Some(v) => acts(v) && !v.ends_with("ed") && !v.contains('\'') && !AUX.contains(&v),
@@ -207,16 +287,46 @@ const AUX: &[&str] = &[
 
 /// Words ending in -r that are not present-tense verbs.
 const NOT_VERBS: &[&str] = &[
-    "när", "eller", "hur", "där", "här", "efter", "under", "över", "mer", "för", "der", "her",
-    "når", "hvor", "over", "for", "før", "mere", "senere", "tidligere", "aldrig", "altid", "sedan",
-    "nu", "år", "timer",
+    "när",
+    "eller",
+    "hur",
+    "där",
+    "här",
+    "efter",
+    "under",
+    "över",
+    "mer",
+    "för",
+    "der",
+    "her",
+    "når",
+    "hvor",
+    "over",
+    "for",
+    "før",
+    "mere",
+    "senere",
+    "tidligere",
+    "aldrig",
+    "altid",
+    "sedan",
+    "nu",
+    "år",
+    "timer",
 ];
 
 /// "We're not renewing the lease", "I'm not going to", "vi ska inte": choosing not to.
 fn negative_choice(words: &[&str]) -> bool {
     const SHAPES: &[&str] = &[
-        "we're not going to", "we are not going to", "i'm not going to", "i am not going to",
-        "vi ska inte", "jag ska inte", "vi kommer inte att", "vi skal ikke", "jeg skal ikke",
+        "we're not going to",
+        "we are not going to",
+        "i'm not going to",
+        "i am not going to",
+        "vi ska inte",
+        "jag ska inte",
+        "vi kommer inte att",
+        "vi skal ikke",
+        "jeg skal ikke",
     ];
     if cues::any(words, SHAPES) {
         return true;
@@ -225,7 +335,9 @@ fn negative_choice(words: &[&str]) -> bool {
         let subject = matches!(w[0], "we're" | "i'm") && w[1] == "not";
         let act = w[2].ends_with("ing") && !cues::STATIVE.contains(&w[2]) && w[2] != "going";
         subject && act
-    }) || words.windows(3).any(|w| matches!(w[0], "we" | "i") && w[1] == "won't" && w[2] != "be")
+    }) || words
+        .windows(3)
+        .any(|w| matches!(w[0], "we" | "i") && w[1] == "won't" && w[2] != "be")
 }
 
 #[cfg(test)]

@@ -16,25 +16,31 @@ pub(crate) enum Lang {
 
 const EN: &[&str] = &[
     "the", "and", "is", "you", "to", "of", "it", "that", "was", "my", "we", "with", "for", "this",
-    "i'll", "i'm", "have", "not", "are", "be", "at", "what", "your", "got", "just", "but",
+    "i'll", "i'm", "have", "not", "are", "be", "at", "what", "your", "got", "just", "but", "her",
+    "in", "on", "me", "he", "she", "they", "our", "his", "a", "an", "or", "did", "will", "can",
+    "do", "don't", "it's", "i've", "i'd", "met", "went", "had", "were",
 ];
 const SV: &[&str] = &[
     "och", "jag", "är", "inte", "också", "av", "hon", "från", "här", "ska", "skall", "vad", "hur",
     "vecka", "bara", "mycket", "mig", "dig", "att", "det", "som", "har", "hade", "blir", "kan",
     "till", "nästa", "tack", "förlåt", "igår", "idag", "någon", "vår", "sig", "ju", "vi", "var",
-    "med", "på", "om", "men", "så", "nu", "när", "oss", "efter", "vid", "ni", "min", "din",
+    "med", "på", "om", "så", "nu", "när", "oss", "efter", "vid", "ni",
 ];
 const DA: &[&str] = &[
-    "og", "jeg", "er", "ikke", "også", "af", "hun", "fra", "her", "skal", "hvad", "hvordan", "uge",
-    "kun", "meget", "mig", "dig", "at", "det", "som", "har", "havde", "bliver", "kan", "til",
-    "næste", "tak", "undskyld", "nogen", "vores", "sig", "jo", "være", "hvor", "vi", "var",
-    "med", "på", "om", "men", "så", "nu", "når", "os", "efter", "ved", "lige", "hvis", "min",
-    "din",
+    "og", "jeg", "er", "ikke", "også", "af", "hun", "fra", "skal", "hvad", "hvordan", "uge", "kun",
+    "meget", "mig", "dig", "det", "som", "har", "havde", "bliver", "kan", "til", "næste", "tak",
+    "undskyld", "nogen", "vores", "sig", "jo", "være", "hvor", "vi", "var", "med", "på", "om",
+    "så", "nu", "når", "os", "efter", "ved", "lige", "hvis",
 ];
 
 /// The language whose function words occur most often; English on a tie or none.
 pub(crate) fn guess(tokens: &[Token<'_>]) -> Lang {
-    let score = |list: &[&str]| tokens.iter().filter(|t| list.contains(&t.low.as_str())).count();
+    let score = |list: &[&str]| {
+        tokens
+            .iter()
+            .filter(|t| list.contains(&t.low.as_str()))
+            .count()
+    };
     let (en, sv, da) = (score(EN), score(SV), score(DA));
     if sv > en && sv > da {
         Lang::Sv
@@ -43,7 +49,11 @@ pub(crate) fn guess(tokens: &[Token<'_>]) -> Lang {
     } else if (sv > en || da > en) && sv == da {
         // Words both share ("det", "har"): decide on the letters only one uses.
         let letters = |cs: &[char]| tokens.iter().filter(|t| t.low.contains(cs)).count();
-        if letters(&['ø', 'æ']) > letters(&['ö', 'ä']) { Lang::Da } else { Lang::Sv }
+        if letters(&['ø', 'æ']) > letters(&['ö', 'ä']) {
+            Lang::Da
+        } else {
+            Lang::Sv
+        }
     } else {
         Lang::En
     }

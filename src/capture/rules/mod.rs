@@ -59,12 +59,15 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
     let whole = segment::sentences(&t);
     let first_pass = when::find(&t, &whole, lang);
     let content = |r: &Range<usize>| {
-        !when::usable_in(&first_pass, r).is_empty() || !people::scan(&t, r.clone(), &[], lang).proper.is_empty()
+        !when::usable_in(&first_pass, r).is_empty()
+            || !people::scan(&t, r.clone(), &[], lang).proper.is_empty()
     };
     let timed = |r: &Range<usize>| !when::usable_in(&first_pass, r).is_empty();
     let sentences = segment::split_clauses(&t, whole, lang, &content, &timed);
     let times = when::find(&t, &sentences, lang);
-    let reference = when::Reference { ts: message.timestamp };
+    let reference = when::Reference {
+        ts: message.timestamp,
+    };
     let time_tokens: Vec<Range<usize>> = times.iter().map(|c| c.tokens.clone()).collect();
 
     let mut found = Vec::with_capacity(sentences.len());
@@ -101,7 +104,9 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
         let first = &sentences[g.sentences.start];
         let last = &sentences[g.sentences.end - 1];
         let range = first.start..last.end;
-        let (Some(a), Some(b)) = (t.get(range.start), t.get(range.end - 1)) else { continue };
+        let (Some(a), Some(b)) = (t.get(range.start), t.get(range.end - 1)) else {
+            continue;
+        };
         let span = a.span.start..b.span.end;
         let prefer_last = matches!(g.kind, ActKind::Correction | ActKind::Retraction);
         let mut participants: Vec<String> = Vec::new();
@@ -147,21 +152,36 @@ fn by_pronoun(t: &[Token<'_>], range: &Range<usize>, earlier: &[people::Found]) 
     let Some(before) = earlier.iter().rev().find(|f| !f.people.is_empty()) else {
         return Vec::new();
     };
-    if singular || (plural && before.people.len() >= 2) { before.people.clone() } else { Vec::new() }
+    if singular || (plural && before.people.len() >= 2) {
+        before.people.clone()
+    } else {
+        Vec::new()
+    }
 }
 
 /// Whether the sentence opens with a topic shift ("Also, ...", "Separately, ...").
 fn separator(t: &[Token<'_>], s: &Range<usize>) -> bool {
-    let head: Vec<&str> = t[s.clone()].iter().take(4).map(|w| w.low.as_str()).collect();
-    cues::SEPARATORS.iter().any(|p| cues::find(&head, p).is_some_and(|k| k <= 1))
+    let head: Vec<&str> = t[s.clone()]
+        .iter()
+        .take(4)
+        .map(|w| w.low.as_str())
+        .collect();
+    cues::SEPARATORS
+        .iter()
+        .any(|p| cues::find(&head, p).is_some_and(|k| k <= 1))
 }
 
 /// A long first-person statement with no word pointing back: its own happening, not a detail.
 fn independent(t: &[Token<'_>], s: &Range<usize>, lang: lang::Lang) -> bool {
     let words: Vec<&Token<'_>> = t[s.clone()].iter().filter(|w| w.is_word()).collect();
-    let subject = words.iter().take(3).any(|w| cues::first_person(&w.low, lang, true));
+    let subject = words
+        .iter()
+        .take(3)
+        .any(|w| cues::first_person(&w.low, lang, true));
     let points_back = words.iter().any(|w| {
-        w.is_any(cues::ANAPHORS) || w.is_any(cues::PERSON_PRONOUNS) || w.is_any(cues::PLURAL_PRONOUNS)
+        w.is_any(cues::ANAPHORS)
+            || w.is_any(cues::PERSON_PRONOUNS)
+            || w.is_any(cues::PLURAL_PRONOUNS)
     });
     subject && words.len() >= 7 && !points_back
 }

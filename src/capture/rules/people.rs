@@ -30,39 +30,211 @@ fn given_names() -> &'static HashSet<&'static str> {
 /// Whether a lower-case word is a common given name; a hyphenated one ("maj-britt") when
 /// either part is.
 pub(crate) fn is_given_name(low: &str) -> bool {
-    given_names().contains(low) || (low.contains('-') && low.split('-').any(|p| given_names().contains(p)))
+    given_names().contains(low)
+        || (low.contains('-') && low.split('-').any(|p| given_names().contains(p)))
 }
 
 /// Titles and kinship words: the name after one is a person, and the word itself is dropped.
 const TITLES: &[&str] = &[
-    "mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor", "sir", "dame", "aunt",
-    "auntie", "uncle", "grandma", "grandpa", "granny", "grandad", "granddad", "grandmother",
-    "grandfather", "nana", "cousin", "brother", "sister", "colleague", "boss", "friend",
-    "neighbour", "neighbor", "coach", "nurse", "dentist", "farmor", "farfar", "mormor", "morfar",
-    "moster", "faster", "morbror", "farbror", "kusin", "kollegan", "kollega", "chefen", "vännen",
-    "kompisen", "grannen", "tandläkare", "tandläkaren", "doktor", "läkaren", "bror", "syster",
-    "lillebror", "storebror", "lillasyster", "storasyster", "tante", "onkel", "fætter",
-    "kusine", "kollegaen", "chefen", "vennen", "naboen", "tandlæge", "tandlægen", "lægen",
-    "søster", "lillebror", "storebror", "lillesøster", "storesøster", "oldemor", "oldefar",
-    "svoger", "svigerinde", "svigerfar", "svigermor", "svåger", "svägerska", "svärfar",
-    "svärmor", "stepdad", "stepmum", "stepmom", "niece", "nephew", "nevø", "brorson",
-    "systerson", "systerdotter", "brordotter", "barnebarn", "barnbarn", "grandson",
-    "granddaughter", "mate", "buddy", "partner", "wife", "husband", "fru", "kone", "mand",
-    "kæreste", "sambo", "pojkvän", "flickvän", "boyfriend", "girlfriend", "son", "daughter",
-    "søn", "datter", "dotter", "sonen", "dottern", "sønnen", "datteren", "mamma", "pappa",
-    "teacher", "lärare", "läraren", "lærer", "læreren", "manager", "läkare", "læge", "tränare",
-    "træner", "granne", "nabo", "landlady", "landlord", "hyresvärden", "udlejeren", "vän", "ven",
-    "veninde", "väninna", "kompis", "chef",
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "dr",
+    "doctor",
+    "prof",
+    "professor",
+    "sir",
+    "dame",
+    "aunt",
+    "auntie",
+    "uncle",
+    "grandma",
+    "grandpa",
+    "granny",
+    "grandad",
+    "granddad",
+    "grandmother",
+    "grandfather",
+    "nana",
+    "cousin",
+    "brother",
+    "sister",
+    "colleague",
+    "boss",
+    "friend",
+    "neighbour",
+    "neighbor",
+    "coach",
+    "nurse",
+    "dentist",
+    "farmor",
+    "farfar",
+    "mormor",
+    "morfar",
+    "moster",
+    "faster",
+    "morbror",
+    "farbror",
+    "kusin",
+    "kollegan",
+    "kollega",
+    "chefen",
+    "vännen",
+    "kompisen",
+    "grannen",
+    "tandläkare",
+    "tandläkaren",
+    "doktor",
+    "läkaren",
+    "bror",
+    "syster",
+    "lillebror",
+    "storebror",
+    "lillasyster",
+    "storasyster",
+    "tante",
+    "onkel",
+    "fætter",
+    "kusine",
+    "kollegaen",
+    "chefen",
+    "vennen",
+    "naboen",
+    "tandlæge",
+    "tandlægen",
+    "lægen",
+    "søster",
+    "lillebror",
+    "storebror",
+    "lillesøster",
+    "storesøster",
+    "oldemor",
+    "oldefar",
+    "svoger",
+    "svigerinde",
+    "svigerfar",
+    "svigermor",
+    "svåger",
+    "svägerska",
+    "svärfar",
+    "svärmor",
+    "stepdad",
+    "stepmum",
+    "stepmom",
+    "niece",
+    "nephew",
+    "nevø",
+    "brorson",
+    "systerson",
+    "systerdotter",
+    "brordotter",
+    "barnebarn",
+    "barnbarn",
+    "grandson",
+    "granddaughter",
+    "mate",
+    "buddy",
+    "partner",
+    "wife",
+    "husband",
+    "fru",
+    "kone",
+    "mand",
+    "kæreste",
+    "sambo",
+    "pojkvän",
+    "flickvän",
+    "boyfriend",
+    "girlfriend",
+    "son",
+    "daughter",
+    "søn",
+    "datter",
+    "dotter",
+    "sonen",
+    "dottern",
+    "sønnen",
+    "datteren",
+    "mamma",
+    "pappa",
+    "teacher",
+    "lärare",
+    "läraren",
+    "lærer",
+    "læreren",
+    "manager",
+    "läkare",
+    "læge",
+    "tränare",
+    "træner",
+    "granne",
+    "nabo",
+    "landlady",
+    "landlord",
+    "hyresvärden",
+    "udlejeren",
+    "vän",
+    "ven",
+    "veninde",
+    "väninna",
+    "kompis",
+    "chef",
 ];
 
 /// Capitalised words that are not names: pronouns, days, months, languages, holidays.
 const NOT_NAMES: &[&str] = &[
-    "i", "i'm", "i'll", "i've", "i'd", "ok", "okay", "monday", "tuesday", "wednesday",
-    "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may",
-    "june", "july", "august", "september", "october", "november", "december", "english",
-    "swedish", "danish", "norwegian", "german", "french", "spanish", "christmas", "easter",
-    "jul", "påsk", "påske", "midsommar", "god", "mum", "mom", "dad", "mamma", "pappa", "mor",
-    "far", "tv", "ai", "omg", "lol",
+    "i",
+    "i'm",
+    "i'll",
+    "i've",
+    "i'd",
+    "ok",
+    "okay",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "english",
+    "swedish",
+    "danish",
+    "norwegian",
+    "german",
+    "french",
+    "spanish",
+    "christmas",
+    "easter",
+    "jul",
+    "påsk",
+    "påske",
+    "midsommar",
+    "god",
+    "mum",
+    "mom",
+    "dad",
+    "mamma",
+    "pappa",
+    "mor",
+    "far",
+    "tv",
+    "ai",
+    "omg",
+    "lol",
 ];
 
 /// Given names that are also common words: a name only away from the start of a sentence.
@@ -77,24 +249,143 @@ const AMBIGUOUS: &[&str] = &[
 /// Function words that open sentences in capitals and happen to be names somewhere ("Min",
 /// "Han", "Jan"): never a name at the start of a sentence.
 const FUNCTION_WORDS: &[&str] = &[
-    "min", "din", "sin", "han", "hon", "hun", "den", "det", "vi", "jag", "jeg", "man", "for",
-    "til", "med", "nu", "mer", "men", "om", "en", "et", "ett", "så", "da", "då", "der", "her",
-    "hvor", "var", "kan", "vil", "ska", "skal", "jan", "sol", "mina", "mine", "who", "what",
-    "where", "when", "why", "how", "which", "everyone", "everybody", "someone", "somebody",
-    "nobody", "maybe", "perhaps", "vem", "vad", "när", "varför", "hur", "vilken", "alla", "någon",
-    "ingen", "hvem", "hvad", "hvornår", "hvorfor", "hvordan", "hvilken", "alle", "nogen",
-    "kanske", "måske", "sedan", "redan", "plötsligt", "tyvärr", "äntligen", "derefter",
-    "bagefter", "pludselig", "desværre", "endelig", "heldigvis",
+    "min",
+    "din",
+    "sin",
+    "han",
+    "hon",
+    "hun",
+    "den",
+    "det",
+    "vi",
+    "jag",
+    "jeg",
+    "man",
+    "for",
+    "til",
+    "med",
+    "nu",
+    "mer",
+    "men",
+    "om",
+    "en",
+    "et",
+    "ett",
+    "så",
+    "da",
+    "då",
+    "der",
+    "her",
+    "hvor",
+    "var",
+    "kan",
+    "vil",
+    "ska",
+    "skal",
+    "jan",
+    "sol",
+    "mina",
+    "mine",
+    "who",
+    "what",
+    "where",
+    "when",
+    "why",
+    "how",
+    "which",
+    "everyone",
+    "everybody",
+    "someone",
+    "somebody",
+    "nobody",
+    "maybe",
+    "perhaps",
+    "vem",
+    "vad",
+    "när",
+    "varför",
+    "hur",
+    "vilken",
+    "alla",
+    "någon",
+    "ingen",
+    "hvem",
+    "hvad",
+    "hvornår",
+    "hvorfor",
+    "hvordan",
+    "hvilken",
+    "alle",
+    "nogen",
+    "kanske",
+    "måske",
+    "sedan",
+    "redan",
+    "plötsligt",
+    "tyvärr",
+    "äntligen",
+    "derefter",
+    "bagefter",
+    "pludselig",
+    "desværre",
+    "endelig",
+    "heldigvis",
 ];
 
 /// Nouns after a possessive that belong to a person ("Marguerite's birthday", "Elsas kalas").
 const PERSON_NOUNS: &[&str] = &[
-    "birthday", "wedding", "funeral", "party", "husband", "wife", "partner", "boyfriend",
-    "girlfriend", "mum", "mom", "dad", "son", "daughter", "kids", "children", "baby", "sister",
-    "brother", "parents", "family", "kalas", "födelsedag", "bröllop", "begravning", "fest", "man",
-    "fru", "sambo", "pojkvän", "flickvän", "mamma", "pappa", "dotter", "barn", "bebis", "syster",
-    "bror", "föräldrar", "fødselsdag", "bryllup", "begravelse", "mand", "kone", "kæreste", "mor",
-    "far", "søn", "datter", "børn", "søster", "forældre",
+    "birthday",
+    "wedding",
+    "funeral",
+    "party",
+    "husband",
+    "wife",
+    "partner",
+    "boyfriend",
+    "girlfriend",
+    "mum",
+    "mom",
+    "dad",
+    "son",
+    "daughter",
+    "kids",
+    "children",
+    "baby",
+    "sister",
+    "brother",
+    "parents",
+    "family",
+    "kalas",
+    "födelsedag",
+    "bröllop",
+    "begravning",
+    "fest",
+    "man",
+    "fru",
+    "sambo",
+    "pojkvän",
+    "flickvän",
+    "mamma",
+    "pappa",
+    "dotter",
+    "barn",
+    "bebis",
+    "syster",
+    "bror",
+    "föräldrar",
+    "fødselsdag",
+    "bryllup",
+    "begravelse",
+    "mand",
+    "kone",
+    "kæreste",
+    "mor",
+    "far",
+    "søn",
+    "datter",
+    "børn",
+    "søster",
+    "forældre",
 ];
 
 /// Words before a name that make it a thing ("the Vireo pilot", "vår Volvo").
@@ -108,45 +399,191 @@ const IN_PLACE: &[&str] = &["in", "i", "from", "från", "fra", "near", "nära", 
 
 /// Prepositions that take places or companies, and people only when the word is a known name
 /// ("at Arlanda", "på Kvarnbo", "hos Lundgaard", but "till Göran").
-const AT_PLACE: &[&str] = &["at", "to", "på", "till", "til", "hos", "vid", "ved", "for", "för"];
+const AT_PLACE: &[&str] = &[
+    "at", "to", "på", "till", "til", "hos", "vid", "ved", "for", "för",
+];
 
 /// Verbs after a capitalised word that make it someone ("Callum says", "Henrik ringde",
 /// "Laszlo starts fitting ...").
 const PERSON_VERBS: &[&str] = &[
-    "says", "said", "told", "tells", "asked", "asks", "called", "calls", "texted", "emailed",
-    "wrote", "writes", "thinks", "thought", "wants", "needs", "feels", "felt", "loves", "hates",
-    "knows", "lands", "landed", "arrives", "arrived", "came", "comes", "left", "leaves", "starts",
-    "started", "visits", "visited", "moves", "moved", "turns", "turned", "lives", "works",
-    "promised", "promises", "met", "meets", "passed", "quit", "joined", "säger", "sa",
-    "sade", "berättade", "ringde", "ringer", "skrev", "frågade", "tycker", "landar", "fyller",
-    "fick", "kommer", "åker", "flyttar", "jobbar", "lovade", "lovar", "siger", "sagde",
-    "fortalte", "ringede", "spurgte", "synes", "lander", "fylder", "fødte", "fik", "flytter",
-    "arbejder", "lovede", "lover", "kører",
+    "says",
+    "said",
+    "told",
+    "tells",
+    "asked",
+    "asks",
+    "called",
+    "calls",
+    "texted",
+    "emailed",
+    "wrote",
+    "writes",
+    "thinks",
+    "thought",
+    "wants",
+    "needs",
+    "feels",
+    "felt",
+    "loves",
+    "hates",
+    "knows",
+    "lands",
+    "landed",
+    "arrives",
+    "arrived",
+    "came",
+    "comes",
+    "left",
+    "leaves",
+    "starts",
+    "started",
+    "visits",
+    "visited",
+    "moves",
+    "moved",
+    "turns",
+    "turned",
+    "lives",
+    "works",
+    "promised",
+    "promises",
+    "met",
+    "meets",
+    "passed",
+    "quit",
+    "joined",
+    "säger",
+    "sa",
+    "sade",
+    "berättade",
+    "ringde",
+    "ringer",
+    "skrev",
+    "frågade",
+    "tycker",
+    "landar",
+    "fyller",
+    "fick",
+    "kommer",
+    "åker",
+    "flyttar",
+    "jobbar",
+    "lovade",
+    "lovar",
+    "siger",
+    "sagde",
+    "fortalte",
+    "ringede",
+    "spurgte",
+    "synes",
+    "lander",
+    "fylder",
+    "fødte",
+    "fik",
+    "flytter",
+    "arbejder",
+    "lovede",
+    "lover",
+    "kører",
 ];
 
 /// Verbs of saying and calling: after a sentence-initial capital they make it a person even in
 /// Swedish and Danish.
 const SPEECH_VERBS: &[&str] = &[
-    "says", "said", "told", "säger", "sa", "sade", "berättade", "ringde", "skrev", "siger",
-    "sagde", "fortalte", "ringede",
+    "says",
+    "said",
+    "told",
+    "säger",
+    "sa",
+    "sade",
+    "berättade",
+    "ringde",
+    "skrev",
+    "siger",
+    "sagde",
+    "fortalte",
+    "ringede",
 ];
 
 /// Verbs before a capitalised word that make it someone ("meeting Soraya", "träffade Ebba").
 const PERSON_OBJECT_VERBS: &[&str] = &[
-    "meeting", "meet", "met", "seeing", "saw", "visiting", "visit", "visited", "calling", "call",
-    "called", "texting", "texted", "emailing", "emailed", "ask", "asked", "tell", "told", "hug",
-    "träffa", "träffar", "träffade", "ringa", "ringer", "ringde", "besöka", "besökte",
-    "fråga", "frågade", "mød", "møder", "mødte", "ringe", "ringede", "besøge", "besøgte",
-    "spørge", "spurgte", "hente", "henter", "hämta", "hämtar",
+    "meeting",
+    "meet",
+    "met",
+    "seeing",
+    "saw",
+    "visiting",
+    "visit",
+    "visited",
+    "calling",
+    "call",
+    "called",
+    "texting",
+    "texted",
+    "emailing",
+    "emailed",
+    "ask",
+    "asked",
+    "tell",
+    "told",
+    "hug",
+    "träffa",
+    "träffar",
+    "träffade",
+    "ringa",
+    "ringer",
+    "ringde",
+    "besöka",
+    "besökte",
+    "fråga",
+    "frågade",
+    "mød",
+    "møder",
+    "mødte",
+    "ringe",
+    "ringede",
+    "besøge",
+    "besøgte",
+    "spørge",
+    "spurgte",
+    "hente",
+    "henter",
+    "hämta",
+    "hämtar",
 ];
 
 /// Nouns of business before "with": "the meeting with Vestas" names a company, "dinner with
 /// Tobi" a person.
 const BUSINESS: &[&str] = &[
-    "meeting", "call", "deal", "contract", "agreement", "negotiation", "partnership", "project",
-    "mötet", "möte", "avtal", "avtalet", "samarbete", "projekt", "mødet", "møde", "aftale",
-    "aftalen", "samarbejde", "kontrakt", "kontrakten", "kontraktet", "going", "go", "went",
-    "signed", "sign", "tecknat", "skrevet",
+    "meeting",
+    "call",
+    "deal",
+    "contract",
+    "agreement",
+    "negotiation",
+    "partnership",
+    "project",
+    "mötet",
+    "möte",
+    "avtal",
+    "avtalet",
+    "samarbete",
+    "projekt",
+    "mødet",
+    "møde",
+    "aftale",
+    "aftalen",
+    "samarbejde",
+    "kontrakt",
+    "kontrakten",
+    "kontraktet",
+    "going",
+    "go",
+    "went",
+    "signed",
+    "sign",
+    "tecknat",
+    "skrevet",
 ];
 
 /// The people named in tokens `range` (not counting tokens in `skip`, the time expressions),
@@ -162,14 +599,24 @@ pub(crate) struct Found {
 pub(crate) fn shouted(t: &[Token<'_>], range: &Range<usize>) -> bool {
     let words: Vec<&Token<'_>> = t[range.clone()]
         .iter()
-        .filter(|w| w.kind == Kind::Word && w.raw.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .filter(|w| {
+            w.kind == Kind::Word && w.raw.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        })
         .collect();
     !words.is_empty() && words.iter().filter(|w| w.is_all_caps()).count() * 5 >= words.len() * 3
 }
 
 /// Finds people and proper nouns in one sentence.
-pub(crate) fn scan(t: &[Token<'_>], range: Range<usize>, skip: &[Range<usize>], lang: Lang) -> Found {
-    let mut found = Found { people: Vec::new(), proper: Vec::new() };
+pub(crate) fn scan(
+    t: &[Token<'_>],
+    range: Range<usize>,
+    skip: &[Range<usize>],
+    lang: Lang,
+) -> Found {
+    let mut found = Found {
+        people: Vec::new(),
+        proper: Vec::new(),
+    };
     let masked = |i: usize| skip.iter().any(|r| r.contains(&i));
     if shouted(t, &range) {
         for i in range.clone().filter(|&i| !masked(i)) {
@@ -241,15 +688,22 @@ fn classify(
     let first = if initial { Some(run.start) } else { None };
     let mut r = run;
     let mut titled = r.start > sentence.start && t[r.start - 1].is_any(TITLES)
-        || (r.start >= sentence.start + 2 && t[r.start - 1].is(".") && t[r.start - 2].is_any(TITLES));
+        || (r.start >= sentence.start + 2
+            && t[r.start - 1].is(".")
+            && t[r.start - 2].is_any(TITLES));
     while r.start < r.end {
         let w = &t[r.start];
         // A capital at the start of a sentence says nothing, unless the word is a known name
         // or a verb follows it as its subject ("Benedikt says ..."). Swedish and Danish put
         // the verb second after any opening adverb ("Kanske åker vi"), so there only a verb of
         // saying counts.
-        let verbs = if lang == Lang::En { PERSON_VERBS } else { SPEECH_VERBS };
-        let speaks = t.get(r.start + 1).is_some_and(|n| n.is_any(verbs)) && w.low.chars().count() >= 3;
+        let verbs = if lang == Lang::En {
+            PERSON_VERBS
+        } else {
+            SPEECH_VERBS
+        };
+        let speaks =
+            t.get(r.start + 1).is_some_and(|n| n.is_any(verbs)) && w.low.chars().count() >= 3;
         let at_start = first == Some(r.start);
         if w.is_any(TITLES) {
             titled = true;
@@ -273,7 +727,8 @@ fn classify(
     }
     let prev = (r.start > sentence.start).then(|| &t[r.start - 1]);
     let next = t.get(r.end).filter(|_| r.end < sentence.end);
-    let known = is_given_name(&stem(&t[r.start].low)) && !(r.len() == 1 && t[r.start].is_any(AMBIGUOUS) && initial);
+    let known = is_given_name(&stem(&t[r.start].low))
+        && !(r.len() == 1 && t[r.start].is_any(AMBIGUOUS) && initial);
     let role = if titled {
         Role::Person
     } else if prev.is_some_and(|p| p.is_any(DETERMINERS) || p.is_any(IN_PLACE)) {
@@ -289,7 +744,8 @@ fn classify(
         || (possessive(&t[r.end - 1].low) && next.is_some_and(|n| n.is_any(PERSON_NOUNS)))
         || (r.len() == 1 && referred_to(t, r.end, sentence))
         || (next.is_some_and(|n| n.is_any(&["and", "och", "og"]))
-            && t.get(r.end + 1).is_some_and(|n| n.is_any(&["i", "jag", "jeg", "me"])))
+            && t.get(r.end + 1)
+                .is_some_and(|n| n.is_any(&["i", "jag", "jeg", "me"])))
     {
         Role::Person
     } else {
@@ -330,12 +786,18 @@ fn base_form(t: &[Token<'_>], i: usize, last: bool) -> String {
     }
     let low = t[i].low.as_str();
     let stemmed = stem(low);
-    if stemmed.len() < low.len() { raw.get(..stemmed.len()).map_or(raw.clone(), str::to_string) } else { raw }
+    if stemmed.len() < low.len() {
+        raw.get(..stemmed.len()).map_or(raw.clone(), str::to_string)
+    } else {
+        raw
+    }
 }
 
 fn title_case(low: &str) -> String {
     let mut chars = low.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn push(list: &mut Vec<String>, item: String) {

@@ -35,7 +35,9 @@ pub(crate) fn sentences(t: &[Token<'_>]) -> Vec<Range<usize>> {
         if hard || stop {
             let mut end = i + 1;
             while t.get(end).is_some_and(|n| {
-                n.kind == Kind::Punct && n.is_any(&["!", "?", ".", "…", "\"", "'", ")", "”", "»"]) && !n.newline_before
+                n.kind == Kind::Punct
+                    && n.is_any(&["!", "?", ".", "…", "\"", "'", ")", "”", "»"])
+                    && !n.newline_before
             }) {
                 end += 1;
             }
@@ -100,8 +102,21 @@ pub(crate) fn split_clauses(
 
 /// Words that tie a clause to the one before it in time.
 const LEANING: &[&str] = &[
-    "before", "after", "afterwards", "it", "them", "then", "innan", "efter", "efteråt", "det",
-    "dem", "då", "før", "inden", "bagefter",
+    "before",
+    "after",
+    "afterwards",
+    "it",
+    "them",
+    "then",
+    "innan",
+    "efter",
+    "efteråt",
+    "det",
+    "dem",
+    "då",
+    "før",
+    "inden",
+    "bagefter",
 ];
 
 fn full_stop(t: &[Token<'_>], i: usize) -> bool {
@@ -113,7 +128,9 @@ fn full_stop(t: &[Token<'_>], i: usize) -> bool {
         None => true,
         Some(next) if next.newline_before => true,
         Some(next) => {
-            let opens = next.is_capitalised() || next.kind == Kind::Number || next.is_any(&["\"", "(", "“", "«"]);
+            let opens = next.is_capitalised()
+                || next.kind == Kind::Number
+                || next.is_any(&["\"", "(", "“", "«"]);
             opens && !abbreviation
         }
     }
@@ -197,25 +214,45 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
                 }
             }
             Class::Marker(kind) => {
+                // A marker after a happening of its own kind, or before a sentence that starts
+                // something else ("... I told you. Also grabbed coffee ..."), looks back;
+                // otherwise it introduces what follows ("That's not right. The release ...").
                 let next_content = facts[i + 1..].iter().find(|n| n.class != Class::Social);
                 let leads = next_content.is_some_and(|n| n.class == Class::Content);
+                let fresh_start = next_content.is_some_and(|n| n.separator || n.kind.is_some());
+                let behind = groups
+                    .last()
+                    .filter(|g| g.sentences.end == i && pending.is_none());
+                let looks_back =
+                    behind.is_some_and(|g| Some(g.kind) == kind || fresh_start) || !leads;
                 match groups.last_mut() {
-                    Some(g) if !leads => {
+                    Some(g) if looks_back => {
                         g.sentences.end = i + 1;
                         if let Some(k) = kind {
                             g.kind = stronger_on_backward(g.kind, k);
                         }
                     }
-                    _ => pending = Some((pending.map_or(i, |p| p.0), kind.or(pending.and_then(|p| p.1)))),
+                    _ => {
+                        pending = Some((
+                            pending.map_or(i, |p| p.0),
+                            kind.or(pending.and_then(|p| p.1)),
+                        ))
+                    }
                 }
             }
             Class::Content => {
                 let continues = groups.last().is_some_and(|g| {
-                    let plain = g.sentences.end == i && pending.is_none() && f.kind.is_none() && !f.separator;
+                    let plain = g.sentences.end == i
+                        && pending.is_none()
+                        && f.kind.is_none()
+                        && !f.separator;
                     // A correction's value may come in the next sentence ("Du har rätt, jag
                     // blandade ihop datumen. Disputationen är den 13 november.", rule 3).
-                    let value_of_fix = matches!(g.kind, ActKind::Correction | ActKind::Retraction) && !timed;
-                    let detail = !f.has_time && !f.independent && f.entities.iter().all(|e| entities.contains(e));
+                    let value_of_fix =
+                        matches!(g.kind, ActKind::Correction | ActKind::Retraction) && !timed;
+                    let detail = !f.has_time
+                        && !f.independent
+                        && f.entities.iter().all(|e| entities.contains(e));
                     plain && (detail || value_of_fix)
                 });
                 if continues {
@@ -230,7 +267,10 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
                         (None, Some(own)) => own,
                         (None, None) => ActKind::Observation,
                     };
-                    groups.push(Group { sentences: start..i + 1, kind });
+                    groups.push(Group {
+                        sentences: start..i + 1,
+                        kind,
+                    });
                     entities.clear();
                     timed = false;
                 }
@@ -241,7 +281,10 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
     }
     if let Some((start, Some(kind))) = pending {
         // Only markers and small talk: the marker is the happening ("No, that's wrong.").
-        groups.push(Group { sentences: start..facts.len(), kind });
+        groups.push(Group {
+            sentences: start..facts.len(),
+            kind,
+        });
     }
     groups
 }
@@ -249,7 +292,11 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
 /// A trailing marker upgrades a plain observation ("The launch is Friday. I told you.") but
 /// never turns a decision or commitment into something else.
 fn stronger_on_backward(current: ActKind, marker: ActKind) -> ActKind {
-    if current == ActKind::Observation { marker } else { current.min(marker) }
+    if current == ActKind::Observation {
+        marker
+    } else {
+        current.min(marker)
+    }
 }
 
 #[cfg(test)]
@@ -284,20 +331,37 @@ mod tests {
     }
 
     fn content(kind: Option<ActKind>) -> Facts {
-        Facts { class: Class::Content, kind, separator: false, has_time: false, entities: vec![], independent: false }
+        Facts {
+            class: Class::Content,
+            kind,
+            separator: false,
+            has_time: false,
+            entities: vec![],
+            independent: false,
+        }
     }
 
     #[test]
     fn details_join_and_cues_split() {
         let mut second = content(None);
         second.entities = vec![];
-        let facts = vec![content(Some(ActKind::Correction)), second, content(Some(ActKind::Commitment))];
+        let facts = vec![
+            content(Some(ActKind::Correction)),
+            second,
+            content(Some(ActKind::Commitment)),
+        ];
         let groups = group(&facts);
         assert_eq!(
             groups,
             vec![
-                Group { sentences: 0..2, kind: ActKind::Correction },
-                Group { sentences: 2..3, kind: ActKind::Commitment }
+                Group {
+                    sentences: 0..2,
+                    kind: ActKind::Correction
+                },
+                Group {
+                    sentences: 2..3,
+                    kind: ActKind::Commitment
+                }
             ],
             "a plain detail stays with the correction before it; a sentence with its own cue is a new happening"
         );
@@ -306,12 +370,18 @@ mod tests {
     #[test]
     fn a_leading_marker_lends_its_kind_forward() {
         let facts = vec![
-            Facts { class: Class::Marker(Some(ActKind::Correction)), ..content(None) },
+            Facts {
+                class: Class::Marker(Some(ActKind::Correction)),
+                ..content(None)
+            },
             content(None),
         ];
         assert_eq!(
             group(&facts),
-            vec![Group { sentences: 0..2, kind: ActKind::Correction }],
+            vec![Group {
+                sentences: 0..2,
+                kind: ActKind::Correction
+            }],
             "\"That's not right. The release is Friday.\" is one correction, quoted from the marker on"
         );
     }

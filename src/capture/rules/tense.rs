@@ -30,19 +30,37 @@ const EN_PAST: &[&str] = &[
     "knew", "seen", "been", "gone", "done", "eaten", "taken", "given", "written", "ago",
 ];
 const EN_ED_EXCEPTIONS: &[&str] = &[
-    "need", "indeed", "speed", "feed", "seed", "weed", "breed", "proceed", "exceed", "succeed",
-    "hundred", "sacred", "naked", "wicked", "supposed", "scheduled", "booked", "planned",
+    "need",
+    "indeed",
+    "speed",
+    "feed",
+    "seed",
+    "weed",
+    "breed",
+    "proceed",
+    "exceed",
+    "succeed",
+    "hundred",
+    "sacred",
+    "naked",
+    "wicked",
+    "supposed",
+    "scheduled",
+    "booked",
+    "planned",
 ];
-const BE: &[&str] = &["is", "are", "am", "be", "being", "'s", "'re", "'m", "get", "gets", "it's"];
-const SV_FUTURE: &[&str] =
-    &["ska", "skall", "kommer", "tänker", "kanske", "måste", "bör", "vill", "planerar"];
+const BE: &[&str] = &[
+    "is", "are", "am", "be", "being", "'s", "'re", "'m", "get", "gets", "it's",
+];
+const SV_FUTURE: &[&str] = &[
+    "ska", "skall", "kommer", "tänker", "kanske", "måste", "bör", "vill", "planerar",
+];
 const SV_PAST: &[&str] = &[
     "var", "hade", "blev", "fick", "gick", "kom", "såg", "sa", "sade", "gjorde", "åt", "drack",
     "tog", "gav", "låg", "satt", "stod", "sov", "flög", "skrev", "sprang", "vann", "föll", "bröt",
     "drog", "fanns", "visste",
 ];
-const DA_FUTURE: &[&str] =
-    &["skal", "vil", "kommer", "måske", "planlægger", "bør", "må"];
+const DA_FUTURE: &[&str] = &["skal", "vil", "kommer", "måske", "planlægger", "bør", "må"];
 const DA_PAST: &[&str] = &[
     "var", "havde", "blev", "fik", "gik", "kom", "sagde", "gjorde", "spiste", "drak", "tog", "gav",
     "lå", "sad", "stod", "sov", "fløj", "skrev", "løb", "vandt", "faldt", "vidste", "fandt",
@@ -50,21 +68,56 @@ const DA_PAST: &[&str] = &[
 /// Verbs of deciding and promising look ahead: "decided to sign up ... in September" is the
 /// coming September, though "decided" is past.
 const FORWARD: &[&str] = &[
-    "decided", "agreed", "promised", "planned", "arranged", "scheduled", "booked", "chose",
-    "intend", "intends", "bestämt", "bestämde", "beslutat", "beslutade", "lovade", "lovat",
-    "planerat", "planerade", "bokat", "bokade", "valt", "valde", "besluttet", "besluttede",
-    "bestemt", "bestemte", "lovede", "lovet", "aftalt", "aftalte", "planlagt", "booket", "valgt",
+    "decided",
+    "agreed",
+    "promised",
+    "planned",
+    "arranged",
+    "scheduled",
+    "booked",
+    "chose",
+    "intend",
+    "intends",
+    "bestämt",
+    "bestämde",
+    "beslutat",
+    "beslutade",
+    "lovade",
+    "lovat",
+    "planerat",
+    "planerade",
+    "bokat",
+    "bokade",
+    "valt",
+    "valde",
+    "besluttet",
+    "besluttede",
+    "bestemt",
+    "bestemte",
+    "lovede",
+    "lovet",
+    "aftalt",
+    "aftalte",
+    "planlagt",
+    "booket",
+    "valgt",
     "valgte",
 ];
-const NORDIC_MODALS: &[&str] =
-    &["kunde", "borde", "skulle", "ville", "måtte", "kunne", "burde", "inde", "gode"];
-const AUX_HAVE: &[&str] = &["have", "has", "'ve", "i've", "we've", "har", "hade", "havde"];
+const NORDIC_MODALS: &[&str] = &[
+    "kunde", "borde", "skulle", "ville", "måtte", "kunne", "burde", "inde", "gode",
+];
+const AUX_HAVE: &[&str] = &[
+    "have", "has", "'ve", "i've", "we've", "har", "hade", "havde",
+];
 
 /// The tense marker a token is, if any, read with the language of the message.
 fn marker(t: &[Token<'_>], i: usize, lang: Lang) -> Option<Sense> {
     let tok = t.get(i).filter(|t| t.kind == Kind::Word)?;
     let w = tok.low.as_str();
-    let prev = i.checked_sub(1).and_then(|p| t.get(p)).map(|t| t.low.as_str());
+    let prev = i
+        .checked_sub(1)
+        .and_then(|p| t.get(p))
+        .map(|t| t.low.as_str());
     let next = t.get(i + 1).map(|t| t.low.as_str());
     if FORWARD.contains(&w) {
         return Some(Sense::Future);
@@ -80,7 +133,10 @@ fn marker(t: &[Token<'_>], i: usize, lang: Lang) -> Option<Sense> {
             if w == "going" {
                 return (next == Some("to")).then_some(Sense::Future);
             }
-            if w.ends_with("ing") && w.len() > 4 && prev.is_some_and(|p| BE.contains(&p) || p.ends_with("'m") || p.ends_with("'re")) {
+            if w.ends_with("ing")
+                && w.len() > 4
+                && prev.is_some_and(|p| BE.contains(&p) || p.ends_with("'m") || p.ends_with("'re"))
+            {
                 return Some(Sense::Future); // "I'm taking the kids", "she's visiting".
             }
             if EN_FUTURE.contains(&w) && w != "may" {
@@ -89,12 +145,17 @@ fn marker(t: &[Token<'_>], i: usize, lang: Lang) -> Option<Sense> {
             if EN_PAST.contains(&w) {
                 return Some(Sense::Past);
             }
-            let passive = prev.is_some_and(|p| BE.contains(&p) || p.ends_with("'s") || p.ends_with("'re"));
+            let passive =
+                prev.is_some_and(|p| BE.contains(&p) || p.ends_with("'s") || p.ends_with("'re"));
             (w.len() >= 5 && w.ends_with("ed") && !EN_ED_EXCEPTIONS.contains(&w) && !passive)
                 .then_some(Sense::Past)
         }
         Lang::Sv | Lang::Da => {
-            let (future, past) = if lang == Lang::Sv { (SV_FUTURE, SV_PAST) } else { (DA_FUTURE, DA_PAST) };
+            let (future, past) = if lang == Lang::Sv {
+                (SV_FUTURE, SV_PAST)
+            } else {
+                (DA_FUTURE, DA_PAST)
+            };
             if future.contains(&w) {
                 return Some(Sense::Future);
             }
@@ -179,13 +240,25 @@ mod tests {
     #[case("I met her on Friday", "friday", Sense::Past)]
     #[case("I'll see her on Friday", "friday", Sense::Future)]
     #[case("The release is on Friday", "friday", Sense::Unknown)]
-    #[case("We've been kicking around a week in Porto in May", "may", Sense::Unknown)]
-    #[case("I'm taking the kids to the dentist on Friday", "friday", Sense::Future)]
+    #[case(
+        "We've been kicking around a week in Porto in May",
+        "may",
+        Sense::Unknown
+    )]
+    #[case(
+        "I'm taking the kids to the dentist on Friday",
+        "friday",
+        Sense::Future
+    )]
     #[case("Hon ringde mig i helgen", "helgen", Sense::Past)]
     #[case("Vi ska åka bort i helgen", "helgen", Sense::Future)]
     #[case("De har købt et hus i weekenden", "weekenden", Sense::Past)]
     #[case("Jeg skal til tandlæge i weekenden", "weekenden", Sense::Future)]
-    #[case("I told you earlier, the dinner is on Wednesday", "wednesday", Sense::Unknown)]
+    #[case(
+        "I told you earlier, the dinner is on Wednesday",
+        "wednesday",
+        Sense::Unknown
+    )]
     fn nearest_marker_in_the_clause_decides(
         #[case] text: &str,
         #[case] word: &str,

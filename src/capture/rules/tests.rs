@@ -14,7 +14,11 @@ fn at(ts: &str) -> DateTime<FixedOffset> {
 }
 
 fn run(role: Role, text: &str, ts: &str) -> Vec<Extracted> {
-    extract(&MessageInput { role, text, timestamp: at(ts) })
+    extract(&MessageInput {
+        role,
+        text,
+        timestamp: at(ts),
+    })
 }
 
 fn kinds(episodes: &[Extracted]) -> Vec<ActKind> {
@@ -27,37 +31,81 @@ fn seed_004_example_field_by_field() {
     // Sara this morning." becomes a correction (salience peak) and an observation (low).
     let text = "No, the launch is Friday, not next week. I told you. Also grabbed coffee with Sara this morning.";
     let episodes = run(Role::User, text, "2026-07-21T10:15:00+02:00"); // a Tuesday
-    assert_eq!(episodes.len(), 2, "two distinct happenings, so two episodes: {episodes:#?}");
+    assert_eq!(
+        episodes.len(),
+        2,
+        "two distinct happenings, so two episodes: {episodes:#?}"
+    );
 
     let fix = &episodes[0];
-    assert_eq!(fix.kind, ActKind::Correction, "the user sets the launch date straight");
+    assert_eq!(
+        fix.kind,
+        ActKind::Correction,
+        "the user sets the launch date straight"
+    );
     assert_eq!(
         fix.text, "No, the launch is Friday, not next week. I told you.",
         "the episode quotes the user's words, and `I told you.` belongs to the same correction"
     );
-    assert_eq!(&text[fix.span.clone()], fix.text, "the span points at exactly the quoted words");
-    let when = fix.when.as_ref().unwrap_or_else(|| panic!("`Friday` must resolve: {fix:#?}"));
-    assert_eq!(when.expression, "Friday", "the expression is the phrase as written; `not next week` is rejected");
+    assert_eq!(
+        &text[fix.span.clone()],
+        fix.text,
+        "the span points at exactly the quoted words"
+    );
+    let when = fix
+        .when
+        .as_ref()
+        .unwrap_or_else(|| panic!("`Friday` must resolve: {fix:#?}"));
+    assert_eq!(
+        when.expression, "Friday",
+        "the expression is the phrase as written; `not next week` is rejected"
+    );
     assert_eq!(
         (when.start.to_rfc3339(), when.end.to_rfc3339()),
-        ("2026-07-24T00:00:00+02:00".to_string(), "2026-07-25T00:00:00+02:00".to_string()),
+        (
+            "2026-07-24T00:00:00+02:00".to_string(),
+            "2026-07-25T00:00:00+02:00".to_string()
+        ),
         "Friday said on Tuesday 21 July is Friday 24 July, all day, in the message's offset"
     );
-    assert!(fix.participants.is_empty(), "no named person takes part in the launch date");
+    assert!(
+        fix.participants.is_empty(),
+        "no named person takes part in the launch date"
+    );
 
     let coffee = &episodes[1];
-    assert_eq!(coffee.kind, ActKind::Observation, "a passing event is an observation");
-    assert_eq!(coffee.text, "Also grabbed coffee with Sara this morning.", "quoted verbatim");
-    let when = coffee.when.as_ref().unwrap_or_else(|| panic!("`this morning` must resolve: {coffee:#?}"));
+    assert_eq!(
+        coffee.kind,
+        ActKind::Observation,
+        "a passing event is an observation"
+    );
+    assert_eq!(
+        coffee.text, "Also grabbed coffee with Sara this morning.",
+        "quoted verbatim"
+    );
+    let when = coffee
+        .when
+        .as_ref()
+        .unwrap_or_else(|| panic!("`this morning` must resolve: {coffee:#?}"));
     assert_eq!(
         (when.start.to_rfc3339(), when.end.to_rfc3339()),
-        ("2026-07-21T06:00:00+02:00".to_string(), "2026-07-21T12:00:00+02:00".to_string()),
+        (
+            "2026-07-21T06:00:00+02:00".to_string(),
+            "2026-07-21T12:00:00+02:00".to_string()
+        ),
         "`this morning` is 06:00 to 12:00 of the message day"
     );
-    assert_eq!(coffee.participants, ["Sara"], "Sara is the named person in the happening");
+    assert_eq!(
+        coffee.participants,
+        ["Sara"],
+        "Sara is the named person in the happening"
+    );
 
     let (peak, low) = (weigh(fix.kind, 0.0).get(), weigh(coffee.kind, 0.0).get());
-    assert!(peak > low, "even said calmly, the correction outweighs the coffee: {peak} vs {low}");
+    assert!(
+        peak > low,
+        "even said calmly, the correction outweighs the coffee: {peak} vs {low}"
+    );
 }
 
 #[rstest]
@@ -97,7 +145,11 @@ fn act_kinds_and_segments(#[case] role: Role, #[case] text: &str, #[case] expect
 
 #[test]
 fn only_the_user_corrects() {
-    let episodes = run(Role::Assistant, "No, the shop closes at six, not seven.", "2026-05-13T09:00:00+02:00");
+    let episodes = run(
+        Role::Assistant,
+        "No, the shop closes at six, not seven.",
+        "2026-05-13T09:00:00+02:00",
+    );
     assert!(
         !kinds(&episodes).contains(&ActKind::Correction),
         "an assistant setting the user straight is not a user's correction: {episodes:#?}"
@@ -108,9 +160,21 @@ fn only_the_user_corrects() {
 fn a_pure_routine_message_is_one_routine_episode_over_the_whole_message() {
     let text = "  Hej! Tack så mycket, det blir jättebra!  ";
     let episodes = run(Role::User, text, "2026-05-13T09:00:00+02:00");
-    assert_eq!(episodes.len(), 1, "a message that is routine and nothing else has exactly one episode");
-    assert_eq!(episodes[0].kind, ActKind::Routine, "greetings and thanks are routine");
-    assert_eq!(episodes[0].text, text.trim(), "the routine episode quotes the whole message, trimmed");
+    assert_eq!(
+        episodes.len(),
+        1,
+        "a message that is routine and nothing else has exactly one episode"
+    );
+    assert_eq!(
+        episodes[0].kind,
+        ActKind::Routine,
+        "greetings and thanks are routine"
+    );
+    assert_eq!(
+        episodes[0].text,
+        text.trim(),
+        "the routine episode quotes the whole message, trimmed"
+    );
     assert!(episodes[0].when.is_none(), "routine talk carries no time");
 }
 
@@ -118,9 +182,14 @@ fn a_pure_routine_message_is_one_routine_episode_over_the_whole_message() {
 fn a_pronoun_brings_in_the_person_named_before() {
     let text = "Jonas fyller 40 på lördag. Jag ska köpa en present till honom i morgon.";
     let episodes = run(Role::User, text, "2026-05-13T09:00:00+02:00");
-    assert_eq!(episodes.len(), 2, "a birthday and a promise are two happenings: {episodes:#?}");
     assert_eq!(
-        episodes[1].participants, ["Jonas"],
+        episodes.len(),
+        2,
+        "a birthday and a promise are two happenings: {episodes:#?}"
+    );
+    assert_eq!(
+        episodes[1].participants,
+        ["Jonas"],
         "`honom` points at Jonas, named in the same message (README rule 9)"
     );
 }
@@ -138,7 +207,10 @@ fn a_plural_pronoun_needs_two_people() {
 
 #[test]
 fn empty_input_yields_nothing() {
-    assert!(run(Role::User, " \n\t ", "2026-05-13T09:00:00+02:00").is_empty(), "nothing said, nothing captured");
+    assert!(
+        run(Role::User, " \n\t ", "2026-05-13T09:00:00+02:00").is_empty(),
+        "nothing said, nothing captured"
+    );
 }
 
 proptest! {

@@ -62,7 +62,11 @@ impl Token<'_> {
     /// The digits at the start of a number token, as a value ("20th" → 20, "7:30" → 7).
     pub fn leading_int(&self) -> Option<u32> {
         let digits: String = self.raw.chars().take_while(char::is_ascii_digit).collect();
-        if digits.is_empty() || digits.len() > 4 { None } else { digits.parse().ok() }
+        if digits.is_empty() || digits.len() > 4 {
+            None
+        } else {
+            digits.parse().ok()
+        }
     }
 }
 
@@ -154,9 +158,16 @@ mod tests {
     fn words_keep_apostrophes_and_spans_point_into_the_text() {
         let text = "We’re at Nadia's — ok?";
         let t = tokenize(text);
-        assert_eq!(t[0].low, "we're", "typographic apostrophes are straightened for the lexicons");
+        assert_eq!(
+            t[0].low, "we're",
+            "typographic apostrophes are straightened for the lexicons"
+        );
         for tok in &t {
-            assert_eq!(&text[tok.span.clone()], tok.raw, "a span must quote the text exactly");
+            assert_eq!(
+                &text[tok.span.clone()],
+                tok.raw,
+                "a span must quote the text exactly"
+            );
         }
     }
 }

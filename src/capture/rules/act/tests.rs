@@ -40,7 +40,11 @@ fn contrast_is_a_value_set_against_another(#[case] text: &str, #[case] expected:
 #[case("Nej tack, det behövs inte.", false)]
 #[case("Nej men vad roligt!", false)]
 fn a_denial_opens_with_no_but_not_an_exclamation(#[case] text: &str, #[case] expected: bool) {
-    assert_eq!(with(text, denial), expected, "`No way`, `Oh no` and `Nej tack` deny nothing: {text}");
+    assert_eq!(
+        with(text, denial),
+        expected,
+        "`No way`, `Oh no` and `Nej tack` deny nothing: {text}"
+    );
 }
 
 #[rstest]
@@ -67,8 +71,11 @@ fn a_promise_needs_a_first_person_act(#[case] text: &str, #[case] expected: bool
 #[case("I'm not feeling great.", false)]
 #[case("We won't be able to come.", false)]
 fn choosing_not_to_is_a_decision(#[case] text: &str, #[case] expected: bool) {
-    let owned: Vec<String> =
-        tokenize(text).into_iter().filter(|t| t.is_word()).map(|t| t.low).collect();
+    let owned: Vec<String> = tokenize(text)
+        .into_iter()
+        .filter(|t| t.is_word())
+        .map(|t| t.low)
+        .collect();
     let words: Vec<&str> = owned.iter().map(String::as_str).collect();
     assert_eq!(
         negative_choice(&words),

@@ -43,14 +43,23 @@ pub(crate) enum Atom {
     /// A weekday.
     Weekday(Weekday, WdMode),
     /// An explicit date ("March 3rd", "den 21 mars", "2026-03-21").
-    Date { month: u32, day: u32, year: Option<i32> },
+    Date {
+        month: u32,
+        day: u32,
+        year: Option<i32>,
+    },
     /// A day of the month without a month ("the 20th", "den 20:e").
     DayOfMonth(u32),
     /// A part-of-day word that only narrows a day before it.
     Part(Part),
     /// A clock time. `pm` is the stated half of the day, if any; `loose` when written without
     /// a leading zero ("at 3", "5:45"), so a small hour may mean the afternoon.
-    Clock { hour: u32, minute: u32, pm: Option<bool>, loose: bool },
+    Clock {
+        hour: u32,
+        minute: u32,
+        pm: Option<bool>,
+        loose: bool,
+    },
     /// The message week plus n (Monday-start).
     Week(i64),
     /// ISO week number of the message year.
@@ -85,7 +94,10 @@ type Hit = Option<(usize, Atom)>;
 
 /// Whether tokens from `i` spell `words` (lower case), returning the index after them.
 pub(crate) fn seq(t: &[Token<'_>], i: usize, words: &[&str]) -> Option<usize> {
-    let ok = words.iter().enumerate().all(|(k, w)| t.get(i + k).is_some_and(|tok| tok.is(w)));
+    let ok = words
+        .iter()
+        .enumerate()
+        .all(|(k, w)| t.get(i + k).is_some_and(|tok| tok.is(w)));
     ok.then_some(i + words.len())
 }
 
@@ -110,7 +122,11 @@ pub(crate) fn at(t: &[Token<'_>], i: usize) -> Hit {
         .or_else(|| weekday(t, i))
         .or_else(|| day_of_month(t, i))
         .or_else(|| clock(t, i))
-        .or_else(|| word(t, i).and_then(lexicon::part_word).map(|p| (i + 1, Atom::Part(p))))
+        .or_else(|| {
+            word(t, i)
+                .and_then(lexicon::part_word)
+                .map(|p| (i + 1, Atom::Part(p)))
+        })
 }
 
 fn relative_day(t: &[Token<'_>], i: usize) -> Hit {
@@ -177,7 +193,9 @@ fn relative_day(t: &[Token<'_>], i: usize) -> Hit {
         (&["inat"], NightBySense),
         (&["i", "nat"], NightBySense),
     ];
-    table.iter().find_map(|(words, atom)| seq(t, i, words).map(|end| (end, atom.clone())))
+    table
+        .iter()
+        .find_map(|(words, atom)| seq(t, i, words).map(|end| (end, atom.clone())))
 }
 
 /// "two days ago", "för två dagar sedan", "for to dage siden": a whole day in the past.
@@ -199,7 +217,8 @@ fn ago(t: &[Token<'_>], i: usize) -> Hit {
             word(t, i + 1).and_then(|w| lexicon::count(w, true)),
             word(t, i + 2).and_then(|w| lexicon::unit(w, true)),
         )
-        && t.get(i + 3).is_some_and(|w| w.is_any(&["sedan", "siden", "sen"]))
+        && t.get(i + 3)
+            .is_some_and(|w| w.is_any(&["sedan", "siden", "sen"]))
     {
         return back(n, u).map(|a| (i + 4, a));
     }
@@ -261,7 +280,11 @@ fn amount(t: &[Token<'_>], i: usize, nordic: bool) -> Option<(usize, Amount)> {
     if let Some(end) = any_seq(t, i, half_hour) {
         return Some((end, Amount::Span(Duration::minutes(30))));
     }
-    let quarter: &[&[&str]] = &[&["a", "quarter", "of", "an", "hour"], &["en", "kvart"], &["et", "kvarter"]];
+    let quarter: &[&[&str]] = &[
+        &["a", "quarter", "of", "an", "hour"],
+        &["en", "kvart"],
+        &["et", "kvarter"],
+    ];
     if let Some(end) = any_seq(t, i, quarter) {
         return Some((end, Amount::Span(Duration::minutes(15))));
     }
@@ -307,7 +330,10 @@ fn week(t: &[Token<'_>], i: usize) -> Hit {
         (&["i", "forrige", "uge"], -1),
         (&["forrige", "uge"], -1),
     ];
-    if let Some(hit) = table.iter().find_map(|(w, n)| seq(t, i, w).map(|e| (e, Atom::Week(*n)))) {
+    if let Some(hit) = table
+        .iter()
+        .find_map(|(w, n)| seq(t, i, w).map(|e| (e, Atom::Week(*n))))
+    {
         return Some(hit);
     }
     // "week 19", "in week 19", "vecka 19", "v. 19", "i uge 12".
@@ -315,14 +341,19 @@ fn week(t: &[Token<'_>], i: usize) -> Hit {
     if t.get(j).is_some_and(|w| w.is_any(&["in", "i"])) {
         j += 1;
     }
-    if !t.get(j).is_some_and(|w| w.is_any(&["week", "vecka", "uge", "v"])) {
+    if !t
+        .get(j)
+        .is_some_and(|w| w.is_any(&["week", "vecka", "uge", "v"]))
+    {
         return None;
     }
     j += 1;
     if t.get(j).is_some_and(|w| w.is(".")) {
         j += 1;
     }
-    let n = t.get(j).filter(|w| w.kind == Kind::Number && w.raw.chars().all(|c| c.is_ascii_digit()))?;
+    let n = t
+        .get(j)
+        .filter(|w| w.kind == Kind::Number && w.raw.chars().all(|c| c.is_ascii_digit()))?;
     let n = n.leading_int().filter(|n| (1..=53).contains(n))?;
     Some((j + 1, Atom::WeekNumber(n)))
 }
@@ -349,7 +380,9 @@ fn weekend(t: &[Token<'_>], i: usize) -> Hit {
         (&["sidste", "weekend"], Last),
         (&["forrige", "weekend"], Last),
     ];
-    table.iter().find_map(|(w, r)| seq(t, i, w).map(|e| (e, Atom::Weekend(*r))))
+    table
+        .iter()
+        .find_map(|(w, r)| seq(t, i, w).map(|e| (e, Atom::Weekend(*r))))
 }
 
 fn month_or_year(t: &[Token<'_>], i: usize) -> Hit {
@@ -391,7 +424,10 @@ fn month_or_year(t: &[Token<'_>], i: usize) -> Hit {
         (&["this", "year"], Atom::RelYear(0)),
         (&["i", "år"], Atom::RelYear(0)),
     ];
-    if let Some(hit) = table.iter().find_map(|(w, a)| seq(t, i, w).map(|e| (e, a.clone()))) {
+    if let Some(hit) = table
+        .iter()
+        .find_map(|(w, a)| seq(t, i, w).map(|e| (e, a.clone())))
+    {
         return Some(hit);
     }
     // "in May", "i augusti", "next March", "early June": a named month not followed by a day.
@@ -419,7 +455,10 @@ fn month_name(t: &[Token<'_>], i: usize, abbreviated: bool) -> Option<u32> {
 fn day_number(t: &[Token<'_>], i: usize) -> Option<(usize, u32)> {
     let tok = t.get(i).filter(|w| w.kind == Kind::Number)?;
     let suffix: String = tok.low.chars().skip_while(char::is_ascii_digit).collect();
-    if !matches!(suffix.as_str(), "" | "st" | "nd" | "rd" | "th" | ":e" | ":a") {
+    if !matches!(
+        suffix.as_str(),
+        "" | "st" | "nd" | "rd" | "th" | ":e" | ":a"
+    ) {
         return None;
     }
     let n = tok.leading_int().filter(|n| (1..=31).contains(n))?;
@@ -427,12 +466,17 @@ fn day_number(t: &[Token<'_>], i: usize) -> Option<(usize, u32)> {
     // case; otherwise it ends the sentence.
     let dot = suffix.is_empty()
         && t.get(i + 1).is_some_and(|w| w.is("."))
-        && t.get(i + 2).is_some_and(|w| w.kind == Kind::Word && !w.is_capitalised());
+        && t.get(i + 2)
+            .is_some_and(|w| w.kind == Kind::Word && !w.is_capitalised());
     Some((if dot { i + 2 } else { i + 1 }, n))
 }
 
 fn year_after(t: &[Token<'_>], i: usize) -> (usize, Option<i32>) {
-    let j = if t.get(i).is_some_and(|w| w.is(",")) { i + 1 } else { i };
+    let j = if t.get(i).is_some_and(|w| w.is(",")) {
+        i + 1
+    } else {
+        i
+    };
     match t.get(j) {
         Some(tok)
             if tok.kind == Kind::Number
@@ -455,7 +499,11 @@ fn date(t: &[Token<'_>], i: usize) -> Hit {
     }
     // "3 March", "3rd of March", "den 21 mars", "den 3. maj".
     if let Some((k, day)) = day_number(t, j) {
-        let k = if t.get(k).is_some_and(|w| w.is("of")) { k + 1 } else { k };
+        let k = if t.get(k).is_some_and(|w| w.is("of")) {
+            k + 1
+        } else {
+            k
+        };
         if let Some(month) = month_name(t, k, true) {
             let (end, year) = year_after(t, k + 1);
             return Some((end, Atom::Date { month, day, year }));
@@ -463,7 +511,11 @@ fn date(t: &[Token<'_>], i: usize) -> Hit {
     }
     // "March 3rd", "March the 3rd", "March 3, 2027".
     if let Some(month) = month_name(t, j, true) {
-        let k = if t.get(j + 1).is_some_and(|w| w.is("the")) { j + 2 } else { j + 1 };
+        let k = if t.get(j + 1).is_some_and(|w| w.is("the")) {
+            j + 2
+        } else {
+            j + 1
+        };
         if let Some((k, day)) = day_number(t, k) {
             let (end, year) = year_after(t, k);
             return Some((end, Atom::Date { month, day, year }));
@@ -482,13 +534,27 @@ fn numeric_date(t: &[Token<'_>], i: usize) -> Hit {
     let sep = |k: usize, s: &str| t.get(k).is_some_and(|w| w.is(s));
     let a = num(i)?;
     if sep(i + 1, "-") && sep(i + 3, "-") && a > 1900 {
-        let (m, d) = (u32::try_from(num(i + 2)?).ok()?, u32::try_from(num(i + 4)?).ok()?);
-        return Some((i + 5, Atom::Date { month: m, day: d, year: Some(a) }));
+        let (m, d) = (
+            u32::try_from(num(i + 2)?).ok()?,
+            u32::try_from(num(i + 4)?).ok()?,
+        );
+        return Some((
+            i + 5,
+            Atom::Date {
+                month: m,
+                day: d,
+                year: Some(a),
+            },
+        ));
     }
     if sep(i + 1, "/") {
         let b = num(i + 2)?;
         let (day, month) = if b > 12 { (b, a) } else { (a, b) };
-        let (end, year) = if sep(i + 3, "/") { (i + 5, num(i + 4)) } else { (i + 3, None) };
+        let (end, year) = if sep(i + 3, "/") {
+            (i + 5, num(i + 4))
+        } else {
+            (i + 3, None)
+        };
         let year = year.map(|y| if y < 100 { 2000 + y } else { y });
         if (1..=12).contains(&month) && (1..=31).contains(&day) {
             return Some((
@@ -531,7 +597,9 @@ fn weekday(t: &[Token<'_>], i: usize) -> Hit {
     let (day, past_form) = lexicon::weekday(word(t, j)?)?;
     if past_form {
         // "fredags" exists only as "i fredags".
-        return word(t, i).filter(|w| *w == "i").map(|_| (j + 1, Atom::Weekday(day, WdMode::Past)));
+        return word(t, i)
+            .filter(|w| *w == "i")
+            .map(|_| (j + 1, Atom::Weekday(day, WdMode::Past)));
     }
     Some((j + 1, Atom::Weekday(day, mode)))
 }
@@ -564,7 +632,17 @@ fn clock(t: &[Token<'_>], i: usize) -> Hit {
         (&["midnat"], 0),
     ];
     if let Some(hit) = named.iter().find_map(|(w, h)| {
-        seq(t, i, w).map(|e| (e, Atom::Clock { hour: *h, minute: 0, pm: None, loose: false }))
+        seq(t, i, w).map(|e| {
+            (
+                e,
+                Atom::Clock {
+                    hour: *h,
+                    minute: 0,
+                    pm: None,
+                    loose: false,
+                },
+            )
+        })
     }) {
         return Some(hit);
     }
@@ -596,7 +674,10 @@ fn clock(t: &[Token<'_>], i: usize) -> Hit {
             (&["a", ".", "m"], false),
             (&["p", ".", "m"], true),
         ];
-        if let Some((e, p)) = meridiem.iter().find_map(|(w, p)| seq(t, end, w).map(|e| (e, *p))) {
+        if let Some((e, p)) = meridiem
+            .iter()
+            .find_map(|(w, p)| seq(t, end, w).map(|e| (e, *p)))
+        {
             pm = Some(p);
             end = e;
         }
@@ -615,7 +696,15 @@ fn clock(t: &[Token<'_>], i: usize) -> Hit {
         return None;
     }
     let loose = !tok.raw.starts_with('0');
-    Some((end, Atom::Clock { hour: hour % 24, minute: minute.unwrap_or(0), pm, loose }))
+    Some((
+        end,
+        Atom::Clock {
+            hour: hour % 24,
+            minute: minute.unwrap_or(0),
+            pm,
+            loose,
+        },
+    ))
 }
 
 /// After "at 9" there must be no unit or capitalised name ("at 9 Main Street", "at 18%").
@@ -623,7 +712,9 @@ fn clock_context_ok(t: &[Token<'_>], end: usize) -> bool {
     match t.get(end) {
         None => true,
         Some(w) if w.kind == Kind::Punct => !w.is("%"),
-        Some(w) => !w.is_capitalised() && w.kind != Kind::Number && lexicon::unit(&w.low, true).is_none(),
+        Some(w) => {
+            !w.is_capitalised() && w.kind != Kind::Number && lexicon::unit(&w.low, true).is_none()
+        }
     }
 }
 
@@ -635,7 +726,9 @@ fn split_clock(low: &str) -> Option<(u32, Option<u32>, String, bool)> {
     let rest = &low[digits_end..];
     if let Some(after) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('.')) {
         let colon = rest.starts_with(':');
-        let m_end = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
+        let m_end = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
         if m_end != 2 {
             return None;
         }
@@ -662,7 +755,15 @@ fn nordic_clock(t: &[Token<'_>], i: usize) -> Hit {
         })
     };
     let make = |end: usize, hour: u32, minute: u32| {
-        (end, Atom::Clock { hour, minute, pm: None, loose: true })
+        (
+            end,
+            Atom::Clock {
+                hour,
+                minute,
+                pm: None,
+                loose: true,
+            },
+        )
     };
     if t.get(j).is_some_and(|w| w.is("halv")) {
         let h = hour_at(j + 1)?;

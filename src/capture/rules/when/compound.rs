@@ -112,13 +112,20 @@ impl Compound {
                 self.part.is_none()
                     && matches!(
                         self.day,
-                        Some(Atom::Day(_) | Atom::Weekday(..) | Atom::Date { .. } | Atom::DayOfMonth(_))
+                        Some(
+                            Atom::Day(_)
+                                | Atom::Weekday(..)
+                                | Atom::Date { .. }
+                                | Atom::DayOfMonth(_)
+                        )
                     )
             }
             Atom::Date { .. } | Atom::DayOfMonth(_) => {
                 matches!(self.day, None | Some(Atom::Weekday(..))) && self.week.is_none()
             }
-            Atom::Day(_) | Atom::DayPart(..) | Atom::NightBySense => self.day.is_none() && self.week.is_none(),
+            Atom::Day(_) | Atom::DayPart(..) | Atom::NightBySense => {
+                self.day.is_none() && self.week.is_none()
+            }
             Atom::Weekday(..) => self.day.is_none(),
             Atom::Week(_) | Atom::WeekNumber(_) => {
                 self.week.is_none() && matches!(self.day, Some(Atom::Weekday(..)))
@@ -129,7 +136,19 @@ impl Compound {
 
     fn put(&mut self, atom: Atom) {
         match atom {
-            Atom::Clock { hour, minute, pm, loose } => self.clock = Some(Clock { hour, minute, pm, loose }),
+            Atom::Clock {
+                hour,
+                minute,
+                pm,
+                loose,
+            } => {
+                self.clock = Some(Clock {
+                    hour,
+                    minute,
+                    pm,
+                    loose,
+                })
+            }
             Atom::Part(p) => self.part = Some(p),
             Atom::Date { .. } | Atom::DayOfMonth(_) => {
                 if let Some(Atom::Weekday(wd, _)) = self.day {
@@ -194,7 +213,10 @@ pub(crate) fn find(t: &[Token<'_>], sentences: &[Range<usize>], lang: Lang) -> V
 
 fn read_prefix(t: &[Token<'_>], sentence: &Range<usize>, c: &mut Compound) {
     let start = c.tokens.start;
-    let prev = start.checked_sub(1).filter(|i| *i >= sentence.start).map(|i| &t[i]);
+    let prev = start
+        .checked_sub(1)
+        .filter(|i| *i >= sentence.start)
+        .map(|i| &t[i]);
     if let Some(p) = prev {
         if p.is_any(DEADLINES) {
             c.deadline = Some(Deadline::By);
@@ -220,5 +242,6 @@ fn lexical_sense(t: &[Token<'_>], c: &Compound) -> Option<Sense> {
         return Some(Sense::Future);
     }
     let prev = c.tokens.start.checked_sub(1).and_then(|i| t.get(i))?;
-    prev.is_any(&["for", "until", "till", "tills", "indtil", "til"]).then_some(Sense::Future)
+    prev.is_any(&["for", "until", "till", "tills", "indtil", "til"])
+        .then_some(Sense::Future)
 }

@@ -86,7 +86,10 @@ pub(crate) fn month(word: &str, abbreviated: bool) -> Option<u32> {
         &["dec"],
     ];
     let found = |table: &[&[&str]; 12]| {
-        table.iter().position(|names| names.contains(&word)).and_then(|i| u32::try_from(i + 1).ok())
+        table
+            .iter()
+            .position(|names| names.contains(&word))
+            .and_then(|i| u32::try_from(i + 1).ok())
     };
     found(&MONTHS).or_else(|| if abbreviated { found(&SHORT) } else { None })
 }
@@ -199,8 +202,9 @@ pub(crate) fn part_word(word: &str) -> Option<Part> {
 
 /// Words that negate the time right after them ("not Tuesday", "inte på torsdag", "ikke kl.
 /// 9"): the rejected value of a correction.
-pub(crate) const NEGATIONS: &[&str] =
-    &["not", "never", "isn't", "wasn't", "inte", "icke", "ej", "aldrig", "ikke", "aldri"];
+pub(crate) const NEGATIONS: &[&str] = &[
+    "not", "never", "isn't", "wasn't", "inte", "icke", "ej", "aldrig", "ikke", "aldri",
+];
 
 /// Words that may stand between two parts of one time expression ("tomorrow at 7:30",
 /// "Thursday the 12th", "kl. 16.30 på lørdag", "fredag i næste uge").

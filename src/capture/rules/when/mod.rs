@@ -33,7 +33,9 @@ fn usable(c: &Compound) -> bool {
 
 /// The indices of the usable time expressions inside `range`.
 pub(crate) fn usable_in(all: &[Compound], range: &Range<usize>) -> Vec<usize> {
-    (0..all.len()).filter(|&k| usable(&all[k]) && inside(&all[k], range)).collect()
+    (0..all.len())
+        .filter(|&k| usable(&all[k]) && inside(&all[k], range))
+        .collect()
 }
 
 /// Whether any usable expression inside `range` lies ahead of the message time (ends after
@@ -51,13 +53,19 @@ fn anchor_for(all: &[Compound], k: usize, r: &Reference) -> Option<DateTime<Fixe
     let me = &all[k];
     let instants: Vec<(usize, DateTime<FixedOffset>)> = (0..all.len())
         .filter(|&j| j != k && usable(&all[j]) && all[j].offset.is_none())
-        .filter_map(|j| resolve::resolve(&all[j], r, None).filter(|(a, b)| a == b).map(|(a, _)| (j, a)))
+        .filter_map(|j| {
+            resolve::resolve(&all[j], r, None)
+                .filter(|(a, b)| a == b)
+                .map(|(a, _)| (j, a))
+        })
         .collect();
     let same_sentence = instants
         .iter()
         .filter(|(j, _)| all[*j].sentence == me.sentence)
         .min_by_key(|(j, _)| all[*j].tokens.start.abs_diff(me.tokens.start));
-    same_sentence.or_else(|| instants.iter().rfind(|(j, _)| *j < k)).map(|(_, t)| *t)
+    same_sentence
+        .or_else(|| instants.iter().rfind(|(j, _)| *j < k))
+        .map(|(_, t)| *t)
 }
 
 /// The time of an episode covering tokens `range`: its first usable expression, or its last
@@ -73,25 +81,44 @@ pub(crate) fn pick(
     r: &Reference,
 ) -> Option<EventTime> {
     let found = usable_in(all, range);
-    let dated: Vec<usize> = found.iter().copied().filter(|&k| !all[k].clock_only()).collect();
+    let dated: Vec<usize> = found
+        .iter()
+        .copied()
+        .filter(|&k| !all[k].clock_only())
+        .collect();
     // "I'll remind you an hour before": the episode's own time is the relative one.
-    let relative = found.iter().copied().find(|&k| matches!(all[k].offset, Some(atom::Atom::Relative(_))));
+    let relative = found
+        .iter()
+        .copied()
+        .find(|&k| matches!(all[k].offset, Some(atom::Atom::Relative(_))));
     let chosen = relative
-        .or_else(|| if prefer_last { dated.last() } else { dated.first() }.copied())
+        .or_else(|| {
+            if prefer_last {
+                dated.last()
+            } else {
+                dated.first()
+            }
+            .copied()
+        })
         .or(found.first().copied())?;
     let mut c = all[chosen].clone();
     let mut expression = quote(t, text, &c.tokens)?.to_string();
     if c.has_day() && c.clock.is_none() && c.span.is_none() {
-        let clock = found.iter().map(|&k| &all[k]).find(|o| {
-            o.clock_only() && o.sentence == c.sentence && o.tokens.start >= c.tokens.end
-        });
+        let clock = found
+            .iter()
+            .map(|&k| &all[k])
+            .find(|o| o.clock_only() && o.sentence == c.sentence && o.tokens.start >= c.tokens.end);
         if let Some(o) = clock {
             c.clock = o.clock;
             expression = format!("{expression}, {}", quote(t, text, &o.tokens)?);
         }
     }
     let (start, end) = resolve::resolve(&c, r, anchor_for(all, chosen, r))?;
-    Some(EventTime { expression, start, end })
+    Some(EventTime {
+        expression,
+        start,
+        end,
+    })
 }
 
 fn quote<'a>(t: &[Token<'_>], text: &'a str, tokens: &Range<usize>) -> Option<&'a str> {

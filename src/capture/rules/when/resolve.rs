@@ -31,7 +31,9 @@ impl Reference {
     /// Local wall time on `date` in the message's offset; `hour` may run past 24.
     fn at(&self, date: NaiveDate, hour: u32, minute: u32) -> Option<DateTime<FixedOffset>> {
         let date = date.checked_add_days(chrono::Days::new(u64::from(hour / 24)))?;
-        date.and_hms_opt(hour % 24, minute, 0)?.and_local_timezone(*self.ts.offset()).single()
+        date.and_hms_opt(hour % 24, minute, 0)?
+            .and_local_timezone(*self.ts.offset())
+            .single()
     }
 
     fn day(&self, date: NaiveDate) -> Option<Interval> {
@@ -54,24 +56,36 @@ fn monday_of(d: NaiveDate) -> Option<NaiveDate> {
 fn first_of_month(d: NaiveDate, months: i64) -> Option<NaiveDate> {
     let first = d.with_day(1)?;
     let step = Months::new(u32::try_from(months.unsigned_abs()).ok()?);
-    if months >= 0 { first.checked_add_months(step) } else { first.checked_sub_months(step) }
+    if months >= 0 {
+        first.checked_add_months(step)
+    } else {
+        first.checked_sub_months(step)
+    }
 }
 
 /// The next `wd` strictly after `d`.
 fn next_after(d: NaiveDate, wd: Weekday) -> Option<NaiveDate> {
-    let ahead = (7 + i64::from(wd.num_days_from_monday()) - i64::from(d.weekday().num_days_from_monday())) % 7;
+    let ahead = (7 + i64::from(wd.num_days_from_monday())
+        - i64::from(d.weekday().num_days_from_monday()))
+        % 7;
     add_days(d, if ahead == 0 { 7 } else { ahead })
 }
 
 /// The last `wd` strictly before `d`.
 fn last_before(d: NaiveDate, wd: Weekday) -> Option<NaiveDate> {
-    let back = (7 + i64::from(d.weekday().num_days_from_monday()) - i64::from(wd.num_days_from_monday())) % 7;
+    let back = (7 + i64::from(d.weekday().num_days_from_monday())
+        - i64::from(wd.num_days_from_monday()))
+        % 7;
     add_days(d, -(if back == 0 { 7 } else { back }))
 }
 
 /// Resolves a compound. `anchor` is the latest instant named earlier in the message, for
 /// "en timme innan". `None` for anything vague, negated or impossible (30 February).
-pub(crate) fn resolve(c: &Compound, r: &Reference, anchor: Option<DateTime<FixedOffset>>) -> Option<Interval> {
+pub(crate) fn resolve(
+    c: &Compound,
+    r: &Reference,
+    anchor: Option<DateTime<FixedOffset>>,
+) -> Option<Interval> {
     if c.vague {
         return None;
     }
@@ -138,11 +152,16 @@ fn day_interval(c: &Compound, day: &Atom, r: &Reference) -> Option<Interval> {
         Atom::DayPart(n, p) => (add_days(today, *n)?, Some(*p)),
         Atom::NightBySense if c.sense == Sense::Past => (add_days(today, -1)?, Some(Part::Night)),
         Atom::NightBySense => (today, Some(Part::Night)),
-        Atom::InMonths(n) => (today.checked_add_months(Months::new(u32::try_from(*n).ok()?))?, None),
+        Atom::InMonths(n) => (
+            today.checked_add_months(Months::new(u32::try_from(*n).ok()?))?,
+            None,
+        ),
         Atom::EarlierToday => return Some((r.at(today, 0, 0)?, r.ts)),
         Atom::LaterToday => return Some((r.ts, r.at(today, 24, 0)?)),
         Atom::Weekday(wd, mode) => (weekday_date(*wd, *mode, c, r)?, None),
-        Atom::Date { month, day, year } => (explicit_date(*month, *day, *year, c.sense, today)?, None),
+        Atom::Date { month, day, year } => {
+            (explicit_date(*month, *day, *year, c.sense, today)?, None)
+        }
         Atom::DayOfMonth(n) => (day_of_month(*n, c.weekday_hint, c.sense, today)?, None),
         _ => return None,
     };
@@ -176,15 +195,25 @@ fn weekday_date(wd: Weekday, mode: WdMode, c: &Compound, r: &Reference) -> Optio
 
 /// An explicit date without a year: the coming one in future sense, the last one in past
 /// sense, otherwise the nearest one.
-fn explicit_date(month: u32, day: u32, year: Option<i32>, sense: Sense, today: NaiveDate) -> Option<NaiveDate> {
+fn explicit_date(
+    month: u32,
+    day: u32,
+    year: Option<i32>,
+    sense: Sense,
+    today: NaiveDate,
+) -> Option<NaiveDate> {
     if let Some(y) = year {
         return NaiveDate::from_ymd_opt(y, month, day);
     }
     let y = today.year();
     let this = NaiveDate::from_ymd_opt(y, month, day);
     match sense {
-        Sense::Future => this.filter(|d| *d >= today).or_else(|| NaiveDate::from_ymd_opt(y + 1, month, day)),
-        Sense::Past => this.filter(|d| *d <= today).or_else(|| NaiveDate::from_ymd_opt(y - 1, month, day)),
+        Sense::Future => this
+            .filter(|d| *d >= today)
+            .or_else(|| NaiveDate::from_ymd_opt(y + 1, month, day)),
+        Sense::Past => this
+            .filter(|d| *d <= today)
+            .or_else(|| NaiveDate::from_ymd_opt(y - 1, month, day)),
         Sense::Unknown => [y - 1, y, y + 1]
             .into_iter()
             .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day))
@@ -194,10 +223,18 @@ fn explicit_date(month: u32, day: u32, year: Option<i32>, sense: Sense, today: N
 
 /// "the 20th": this month if still ahead, else next month (future sense); the last such day
 /// in past sense. A weekday named with it ("Thursday the 12th") picks the month where it fits.
-fn day_of_month(n: u32, hint: Option<Weekday>, sense: Sense, today: NaiveDate) -> Option<NaiveDate> {
+fn day_of_month(
+    n: u32,
+    hint: Option<Weekday>,
+    sense: Sense,
+    today: NaiveDate,
+) -> Option<NaiveDate> {
     let in_month = |k: i64| first_of_month(today, k).and_then(|f| f.with_day(n));
     if let Some(wd) = hint {
-        let fitting: Vec<NaiveDate> = (-1..=1).filter_map(in_month).filter(|d| d.weekday() == wd).collect();
+        let fitting: Vec<NaiveDate> = (-1..=1)
+            .filter_map(in_month)
+            .filter(|d| d.weekday() == wd)
+            .collect();
         let preferred = match sense {
             Sense::Past => fitting.iter().rev().find(|d| **d < today),
             _ => fitting.iter().find(|d| **d > today),
@@ -207,7 +244,10 @@ fn day_of_month(n: u32, hint: Option<Weekday>, sense: Sense, today: NaiveDate) -
         }
     }
     match sense {
-        Sense::Past => (0..=12).map(|k| -k).filter_map(in_month).find(|d| *d < today),
+        Sense::Past => (0..=12)
+            .map(|k| -k)
+            .filter_map(in_month)
+            .find(|d| *d < today),
         _ => (0..=12).filter_map(in_month).find(|d| *d > today),
     }
 }
@@ -229,10 +269,34 @@ fn span_interval(span: &Atom, sense: Sense, r: &Reference) -> Option<Interval> {
             let cur = today.month();
             let y = today.year();
             let year = match (dir, sense) {
-                (1, _) => if *m > cur { y } else { y + 1 },
-                (-1, _) => if *m < cur { y } else { y - 1 },
-                (_, Sense::Past) => if *m <= cur { y } else { y - 1 },
-                _ => if *m >= cur { y } else { y + 1 },
+                (1, _) => {
+                    if *m > cur {
+                        y
+                    } else {
+                        y + 1
+                    }
+                }
+                (-1, _) => {
+                    if *m < cur {
+                        y
+                    } else {
+                        y - 1
+                    }
+                }
+                (_, Sense::Past) => {
+                    if *m <= cur {
+                        y
+                    } else {
+                        y - 1
+                    }
+                }
+                _ => {
+                    if *m >= cur {
+                        y
+                    } else {
+                        y + 1
+                    }
+                }
             };
             let first = NaiveDate::from_ymd_opt(year, *m, 1)?;
             Some((r.at(first, 0, 0)?, r.at(first_of_month(first, 1)?, 0, 0)?))
@@ -243,7 +307,10 @@ fn span_interval(span: &Atom, sense: Sense, r: &Reference) -> Option<Interval> {
         }
         Atom::RelYear(k) => {
             let y = today.year() + i32::try_from(*k).ok()?;
-            let (a, b) = (NaiveDate::from_ymd_opt(y, 1, 1)?, NaiveDate::from_ymd_opt(y + 1, 1, 1)?);
+            let (a, b) = (
+                NaiveDate::from_ymd_opt(y, 1, 1)?,
+                NaiveDate::from_ymd_opt(y + 1, 1, 1)?,
+            );
             Some((r.at(a, 0, 0)?, r.at(b, 0, 0)?))
         }
         Atom::EndOfMonth => {

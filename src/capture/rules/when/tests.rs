@@ -28,181 +28,257 @@ fn check(text: &str, ts: &str, start: &str, end: &str, why: &str) {
 
 #[rstest]
 #[case::sv_tomorrow_over_dst(
-    "Vi ses i morgon.", "2026-03-28T10:00:00+01:00",
-    "2026-03-29T00:00:00+01:00", "2026-03-30T00:00:00+01:00",
+    "Vi ses i morgon.",
+    "2026-03-28T10:00:00+01:00",
+    "2026-03-29T00:00:00+01:00",
+    "2026-03-30T00:00:00+01:00",
     "bounds stay in the message's own offset (+01:00) although Stockholm moves to +02:00 that night"
 )]
 #[case::da_tomorrow_over_dst(
-    "Vi ses i morgen.", "2026-03-28T10:00:00+01:00",
-    "2026-03-29T00:00:00+01:00", "2026-03-30T00:00:00+01:00",
+    "Vi ses i morgen.",
+    "2026-03-28T10:00:00+01:00",
+    "2026-03-29T00:00:00+01:00",
+    "2026-03-30T00:00:00+01:00",
     "Danish `i morgen` is tomorrow, with the same fixed-offset rule"
 )]
 #[case::da_day_after_tomorrow_over_dst(
-    "Jeg ringer i overmorgen.", "2026-03-28T10:00:00+01:00",
-    "2026-03-30T00:00:00+01:00", "2026-03-31T00:00:00+01:00",
+    "Jeg ringer i overmorgen.",
+    "2026-03-28T10:00:00+01:00",
+    "2026-03-30T00:00:00+01:00",
+    "2026-03-31T00:00:00+01:00",
     "date + 2, still written at +01:00 after the change"
 )]
 #[case::sv_weekend_ahead_on_friday(
-    "Vi åker bort i helgen.", "2026-06-12T17:00:00+02:00",
-    "2026-06-13T00:00:00+02:00", "2026-06-15T00:00:00+02:00",
+    "Vi åker bort i helgen.",
+    "2026-06-12T17:00:00+02:00",
+    "2026-06-13T00:00:00+02:00",
+    "2026-06-15T00:00:00+02:00",
     "future `i helgen` is this week's Saturday to Monday"
 )]
 #[case::sv_weekend_past_on_sunday(
-    "Vi var på landet i helgen.", "2026-08-30T20:00:00+02:00",
-    "2026-08-29T00:00:00+02:00", "2026-08-31T00:00:00+02:00",
+    "Vi var på landet i helgen.",
+    "2026-08-30T20:00:00+02:00",
+    "2026-08-29T00:00:00+02:00",
+    "2026-08-31T00:00:00+02:00",
     "past `i helgen` said on Sunday is the weekend that is just ending"
 )]
 #[case::da_weekend_past_midweek(
-    "I weekenden var vi i sommerhuset.", "2026-03-11T09:00:00+01:00",
-    "2026-03-07T00:00:00+01:00", "2026-03-09T00:00:00+01:00",
+    "I weekenden var vi i sommerhuset.",
+    "2026-03-11T09:00:00+01:00",
+    "2026-03-07T00:00:00+01:00",
+    "2026-03-09T00:00:00+01:00",
     "past `i weekenden` on a Wednesday is the weekend just gone"
 )]
 #[case::da_in_two_days_over_month_end(
-    "Jeg kommer om to dage.", "2026-01-30T12:00:00+01:00",
-    "2026-02-01T00:00:00+01:00", "2026-02-02T00:00:00+01:00",
+    "Jeg kommer om to dage.",
+    "2026-01-30T12:00:00+01:00",
+    "2026-02-01T00:00:00+01:00",
+    "2026-02-02T00:00:00+01:00",
     "`om to dage` is the whole day date + 2, across the month end"
 )]
 #[case::sv_deadline_over_month_end(
-    "Fakturan ska betalas senast på måndag.", "2026-01-30T12:00:00+01:00",
-    "2026-01-30T12:00:00+01:00", "2026-02-03T00:00:00+01:00",
+    "Fakturan ska betalas senast på måndag.",
+    "2026-01-30T12:00:00+01:00",
+    "2026-01-30T12:00:00+01:00",
+    "2026-02-03T00:00:00+01:00",
     "a deadline runs from the message time to the end of the named day"
 )]
 #[case::sv_day_after_tomorrow_into_may(
-    "Vi flyttar i övermorgon.", "2026-04-30T09:00:00+02:00",
-    "2026-05-02T00:00:00+02:00", "2026-05-03T00:00:00+02:00",
+    "Vi flyttar i övermorgon.",
+    "2026-04-30T09:00:00+02:00",
+    "2026-05-02T00:00:00+02:00",
+    "2026-05-03T00:00:00+02:00",
     "`i övermorgon` is date + 2"
 )]
 #[case::sv_next_week_into_may(
-    "Vi ses nästa vecka.", "2026-04-30T09:00:00+02:00",
-    "2026-05-04T00:00:00+02:00", "2026-05-11T00:00:00+02:00",
+    "Vi ses nästa vecka.",
+    "2026-04-30T09:00:00+02:00",
+    "2026-05-04T00:00:00+02:00",
+    "2026-05-11T00:00:00+02:00",
     "weeks start on Monday (ISO 8601)"
 )]
 #[case::sv_day_before_yesterday_over_month_start(
-    "Det var i förrgår.", "2026-03-01T10:00:00+01:00",
-    "2026-02-27T00:00:00+01:00", "2026-02-28T00:00:00+01:00",
+    "Det var i förrgår.",
+    "2026-03-01T10:00:00+01:00",
+    "2026-02-27T00:00:00+01:00",
+    "2026-02-28T00:00:00+01:00",
     "`i förrgår` is date − 2, back into February"
 )]
 #[case::da_deadline_next_weeks_thursday(
-    "Mødet er senest på torsdag i næste uge.", "2026-03-11T09:00:00+01:00",
-    "2026-03-11T09:00:00+01:00", "2026-03-20T00:00:00+01:00",
+    "Mødet er senest på torsdag i næste uge.",
+    "2026-03-11T09:00:00+01:00",
+    "2026-03-11T09:00:00+01:00",
+    "2026-03-20T00:00:00+01:00",
     "the README's own example: ends at the end of next week's Thursday"
 )]
 #[case::sv_pa_fredag_on_thursday(
-    "Vi ses på fredag.", "2026-02-26T12:00:00+01:00",
-    "2026-02-27T00:00:00+01:00", "2026-02-28T00:00:00+01:00",
+    "Vi ses på fredag.",
+    "2026-02-26T12:00:00+01:00",
+    "2026-02-27T00:00:00+01:00",
+    "2026-02-28T00:00:00+01:00",
     "`på fredag` said on a Thursday is tomorrow"
 )]
 #[case::sv_i_fredags_on_friday(
-    "Jag var där i fredags.", "2026-06-12T12:00:00+02:00",
-    "2026-06-05T00:00:00+02:00", "2026-06-06T00:00:00+02:00",
+    "Jag var där i fredags.",
+    "2026-06-12T12:00:00+02:00",
+    "2026-06-05T00:00:00+02:00",
+    "2026-06-06T00:00:00+02:00",
     "`i fredags` is the last Friday strictly before the message day"
 )]
 #[case::da_week_number(
-    "Montering i uge 12.", "2026-02-24T19:40:00+01:00",
-    "2026-03-16T00:00:00+01:00", "2026-03-23T00:00:00+01:00",
+    "Montering i uge 12.",
+    "2026-02-24T19:40:00+01:00",
+    "2026-03-16T00:00:00+01:00",
+    "2026-03-23T00:00:00+01:00",
     "week numbers are ISO weeks of the message year"
 )]
 #[case::sv_weekday_of_next_week(
-    "Vi ses fredag nästa vecka.", "2026-03-11T09:00:00+01:00",
-    "2026-03-20T00:00:00+01:00", "2026-03-21T00:00:00+01:00",
+    "Vi ses fredag nästa vecka.",
+    "2026-03-11T09:00:00+01:00",
+    "2026-03-20T00:00:00+01:00",
+    "2026-03-21T00:00:00+01:00",
     "a weekday with a week is that day of that week"
 )]
 #[case::sv_in_minutes(
-    "Om 20 minuter ringer jag.", "2026-03-11T09:50:00+01:00",
-    "2026-03-11T10:10:00+01:00", "2026-03-11T10:10:00+01:00",
+    "Om 20 minuter ringer jag.",
+    "2026-03-11T09:50:00+01:00",
+    "2026-03-11T10:10:00+01:00",
+    "2026-03-11T10:10:00+01:00",
     "`om 20 minuter` is the message time plus 20 minutes, an instant"
 )]
 #[case::da_half_hour(
-    "Om en halv time er jeg der.", "2026-03-11T23:45:00+01:00",
-    "2026-03-12T00:15:00+01:00", "2026-03-12T00:15:00+01:00",
+    "Om en halv time er jeg der.",
+    "2026-03-11T23:45:00+01:00",
+    "2026-03-12T00:15:00+01:00",
+    "2026-03-12T00:15:00+01:00",
     "`om en halv time` crosses midnight as an instant"
 )]
 #[case::sv_relative_to_appointment(
-    "Tandläkaren är kl. 14.15 i morgon, jag påminner dig en timme innan.", "2026-03-11T09:00:00+01:00",
-    "2026-03-12T13:15:00+01:00", "2026-03-12T13:15:00+01:00",
+    "Tandläkaren är kl. 14.15 i morgon, jag påminner dig en timme innan.",
+    "2026-03-11T09:00:00+01:00",
+    "2026-03-12T13:15:00+01:00",
+    "2026-03-12T13:15:00+01:00",
     "`en timme innan` is resolved against the appointment it refers to"
 )]
 #[case::sv_i_morse(
-    "I morse sprang jag fem kilometer.", "2026-03-11T15:00:00+01:00",
-    "2026-03-11T06:00:00+01:00", "2026-03-11T12:00:00+01:00",
+    "I morse sprang jag fem kilometer.",
+    "2026-03-11T15:00:00+01:00",
+    "2026-03-11T06:00:00+01:00",
+    "2026-03-11T12:00:00+01:00",
     "`i morse` is this morning (not `i morgon`, tomorrow)"
 )]
 #[case::da_last_night(
-    "Jeg sov dårligt i nat.", "2026-03-11T08:00:00+01:00",
-    "2026-03-10T18:00:00+01:00", "2026-03-11T06:00:00+01:00",
+    "Jeg sov dårligt i nat.",
+    "2026-03-11T08:00:00+01:00",
+    "2026-03-10T18:00:00+01:00",
+    "2026-03-11T06:00:00+01:00",
     "past-tense `i nat` is the night just gone"
 )]
 #[case::da_tonight(
-    "Jeg tager nattoget i nat.", "2026-03-11T08:00:00+01:00",
-    "2026-03-11T18:00:00+01:00", "2026-03-12T06:00:00+01:00",
+    "Jeg tager nattoget i nat.",
+    "2026-03-11T08:00:00+01:00",
+    "2026-03-11T18:00:00+01:00",
+    "2026-03-12T06:00:00+01:00",
     "present-tense `i nat` is the coming night"
 )]
 #[case::en_next_friday_on_wednesday(
-    "See you next Friday.", "2026-03-11T09:00:00-04:00",
-    "2026-03-20T00:00:00-04:00", "2026-03-21T00:00:00-04:00",
+    "See you next Friday.",
+    "2026-03-11T09:00:00-04:00",
+    "2026-03-20T00:00:00-04:00",
+    "2026-03-21T00:00:00-04:00",
     "`next Friday` on a Wednesday is the Friday of the following week"
 )]
 #[case::en_end_of_month(
-    "The report is due by the end of the month.", "2026-03-11T09:00:00-04:00",
-    "2026-03-11T09:00:00-04:00", "2026-04-01T00:00:00-04:00",
+    "The report is due by the end of the month.",
+    "2026-03-11T09:00:00-04:00",
+    "2026-03-11T09:00:00-04:00",
+    "2026-04-01T00:00:00-04:00",
     "`by the end of the month` ends on the 1st of next month at 00:00"
 )]
 #[case::en_clock_already_past(
-    "Lunch is at 12:30.", "2026-03-11T13:00:00+00:00",
-    "2026-03-12T12:30:00+00:00", "2026-03-12T12:30:00+00:00",
+    "Lunch is at 12:30.",
+    "2026-03-11T13:00:00+00:00",
+    "2026-03-12T12:30:00+00:00",
+    "2026-03-12T12:30:00+00:00",
     "a clock time with no day is the next such time"
 )]
 #[case::en_in_two_weeks(
-    "Call me in two weeks.", "2026-03-11T09:00:00+00:00",
-    "2026-03-25T00:00:00+00:00", "2026-03-26T00:00:00+00:00",
+    "Call me in two weeks.",
+    "2026-03-11T09:00:00+00:00",
+    "2026-03-25T00:00:00+00:00",
+    "2026-03-26T00:00:00+00:00",
     "`in N weeks` is the whole day date + 7N"
 )]
 #[case::en_day_of_month_past(
-    "The party was on the 2nd.", "2026-03-11T09:00:00+00:00",
-    "2026-03-02T00:00:00+00:00", "2026-03-03T00:00:00+00:00",
+    "The party was on the 2nd.",
+    "2026-03-11T09:00:00+00:00",
+    "2026-03-02T00:00:00+00:00",
+    "2026-03-03T00:00:00+00:00",
     "a bare day of month in past tense is the most recent one"
 )]
 #[case::en_day_of_month_rolls_over(
-    "The rent is due on the 1st.", "2026-03-11T09:00:00+00:00",
-    "2026-04-01T00:00:00+00:00", "2026-04-02T00:00:00+00:00",
+    "The rent is due on the 1st.",
+    "2026-03-11T09:00:00+00:00",
+    "2026-04-01T00:00:00+00:00",
+    "2026-04-02T00:00:00+00:00",
     "a day of month already gone this month is next month's"
 )]
 #[case::en_am_clock_on_weekday(
-    "We fly out at 6:45am on Saturday.", "2026-03-11T09:00:00+00:00",
-    "2026-03-14T06:45:00+00:00", "2026-03-14T06:45:00+00:00",
+    "We fly out at 6:45am on Saturday.",
+    "2026-03-11T09:00:00+00:00",
+    "2026-03-14T06:45:00+00:00",
+    "2026-03-14T06:45:00+00:00",
     "a day and a clock make an instant on that day"
 )]
 #[case::en_evening_hour(
-    "Dinner is at 8 tonight.", "2026-03-11T09:00:00+00:00",
-    "2026-03-11T20:00:00+00:00", "2026-03-11T20:00:00+00:00",
+    "Dinner is at 8 tonight.",
+    "2026-03-11T09:00:00+00:00",
+    "2026-03-11T20:00:00+00:00",
+    "2026-03-11T20:00:00+00:00",
     "`tonight` puts a bare `8` in the evening"
 )]
 #[case::en_negated_value_skipped(
-    "It's on Wednesday, not Thursday.", "2026-03-16T12:10:00+00:00",
-    "2026-03-18T00:00:00+00:00", "2026-03-19T00:00:00+00:00",
+    "It's on Wednesday, not Thursday.",
+    "2026-03-16T12:10:00+00:00",
+    "2026-03-18T00:00:00+00:00",
+    "2026-03-19T00:00:00+00:00",
     "the negated value is the rejected one"
 )]
 #[case::en_month_future(
-    "I'll be in Rome in May.", "2026-02-12T19:05:00+08:00",
-    "2026-05-01T00:00:00+08:00", "2026-06-01T00:00:00+08:00",
+    "I'll be in Rome in May.",
+    "2026-02-12T19:05:00+08:00",
+    "2026-05-01T00:00:00+08:00",
+    "2026-06-01T00:00:00+08:00",
     "a month in future sense is the next one, in the message's +08:00"
 )]
 #[case::en_month_past(
-    "We were in Rome in May.", "2026-02-12T19:05:00+08:00",
-    "2025-05-01T00:00:00+08:00", "2025-06-01T00:00:00+08:00",
+    "We were in Rome in May.",
+    "2026-02-12T19:05:00+08:00",
+    "2025-05-01T00:00:00+08:00",
+    "2025-06-01T00:00:00+08:00",
     "a month in past sense is the most recent one"
 )]
 #[case::en_later_today(
-    "I'll sort it later today.", "2026-03-02T18:00:00+00:00",
-    "2026-03-02T18:00:00+00:00", "2026-03-03T00:00:00+00:00",
+    "I'll sort it later today.",
+    "2026-03-02T18:00:00+00:00",
+    "2026-03-02T18:00:00+00:00",
+    "2026-03-03T00:00:00+00:00",
     "`later today` runs from the message time to midnight"
 )]
 #[case::en_weekday_and_ordinal(
-    "It moved to Thursday the 2nd.", "2026-03-30T09:00:00+02:00",
-    "2026-04-02T00:00:00+02:00", "2026-04-03T00:00:00+02:00",
+    "It moved to Thursday the 2nd.",
+    "2026-03-30T09:00:00+02:00",
+    "2026-04-02T00:00:00+02:00",
+    "2026-04-03T00:00:00+02:00",
     "a weekday named with a day of month picks the month where they agree"
 )]
-fn resolves(#[case] text: &str, #[case] ts: &str, #[case] start: &str, #[case] end: &str, #[case] why: &str) {
+fn resolves(
+    #[case] text: &str,
+    #[case] ts: &str,
+    #[case] start: &str,
+    #[case] end: &str,
+    #[case] why: &str,
+) {
     check(text, ts, start, end, why);
 }
 
