@@ -91,6 +91,7 @@ impl Engine {
         options: &ImportOptions,
         progress: &mut dyn FnMut(ImportProgress),
     ) -> Result<ImportReport> {
+        self.require_capture("import")?;
         let sessions = import::parse_file(path, options)?;
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
         progress(ImportProgress::Parsed { sessions: sessions.len(), messages: messages_seen });
@@ -106,6 +107,7 @@ impl Engine {
         source: &str,
         progress: &mut dyn FnMut(ImportProgress),
     ) -> Result<ImportReport> {
+        self.require_capture("capture")?;
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
         let (sessions_added, messages_added) = self.store_sessions(sessions, source)?;
         let job = self.run_capture(CaptureReason::Import, progress)?;

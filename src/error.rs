@@ -62,6 +62,17 @@ pub enum Error {
     #[error("LLM endpoint: {0}")]
     Llm(String),
 
+    /// The context's mode does not allow this.
+    #[error("the context `{context}` is in `{mode}` mode, which does not allow {action}: `minne mode remember` turns memory back on")]
+    ModeForbids {
+        /// The context.
+        context: String,
+        /// Its mode.
+        mode: crate::mode::Mode,
+        /// What was refused (`capture`, `import`, `recall`).
+        action: &'static str,
+    },
+
     /// The database said no.
     #[error("database error: {0}")]
     Database(#[from] rusqlite::Error),

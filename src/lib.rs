@@ -37,6 +37,7 @@ pub mod fade;
 pub mod forget;
 pub mod import;
 pub mod llm;
+pub mod mode;
 pub mod model;
 pub mod recall;
 pub mod scenario;

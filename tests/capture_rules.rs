@@ -16,8 +16,7 @@ fn dev_set() -> Option<PathBuf> {
 fn dev_set_meets_the_capture_targets() {
     let Some(path) = dev_set() else {
         println!(
-            "skipped: {} is absent (shared/ is not beside this checkout)",
-            "../shared/data/capture/dev.json"
+            "skipped: ../shared/data/capture/dev.json is absent (shared/ is not beside this checkout)"
         );
         return;
     };

@@ -142,3 +142,27 @@ fn contexts_are_listed_and_a_bad_name_is_refused() {
         .failure()
         .stderr(predicate::str::contains("no context named `hobby`"));
 }
+
+#[test]
+fn a_paused_context_captures_and_recalls_nothing_and_stays_paused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(&file, TRANSCRIPT).unwrap();
+    minne(&data).args(["mode", "paused"]).assert().success();
+    // A new process: the mode persists across restarts.
+    minne(&data).arg("mode").assert().success().stdout(predicate::str::contains("paused"));
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("`paused` mode"));
+    minne(&data).args(["recall", "anything"]).assert().failure().stderr(predicate::str::contains("does not allow recall"));
+    assert_eq!(row_count(&data.join("personal.sqlite"), "messages"), 0, "paused: nothing was stored");
+
+    minne(&data).args(["mode", "recall_only"]).assert().success();
+    minne(&data).args(["import", "--format", "transcript"]).arg(&file).assert().failure();
+    minne(&data).args(["--context", "work", "import", "--format", "transcript"]).arg(&file).assert().success();
+    assert_eq!(row_count(&data.join("work.sqlite"), "messages"), 4, "modes are per context: work still remembers");
+}

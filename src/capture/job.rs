@@ -104,6 +104,7 @@ impl Engine {
         reason: CaptureReason,
         progress: &mut dyn FnMut(ImportProgress),
     ) -> Result<Option<CaptureJob>> {
+        self.require_capture("capture")?;
         let now = fmt_utc(self.clock.now());
         let open: Option<i64> = self
             .store

@@ -6,3 +6,4 @@ pub mod longmemeval;
 pub mod metrics;
 pub mod plot;
 pub mod retrieval;
+pub mod speed;

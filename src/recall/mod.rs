@@ -240,6 +240,8 @@ impl Engine {
     /// candidates that were left out, each with why (under the threshold, or outside `k`).
     /// Errors: as [`Engine::recall`].
     pub fn recall_explained(&self, query: &RecallQuery, near_misses: usize) -> Result<RecallExplained> {
+        // A paused context recalls nothing (DESIGN: modes are enforced in the engine).
+        self.require_recall()?;
         if query.text.trim().is_empty() {
             return Err(Error::InvalidInput("the recall query is empty: say what to recall".into()));
         }

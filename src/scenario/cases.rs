@@ -199,16 +199,18 @@ pub struct Page {
     pub cursor: Option<String>,
 }
 
-/// The check types of the conventions.
-pub const CHECK_TYPES: [&str; 6] = ["recall", "inspect", "raw_store_scan", "capture_ack", "list_time_range", "export"];
-
 /// Reads and checks a cases file. Errors: [`Error::Io`] when it cannot be read,
 /// [`Error::InvalidInput`] naming the file, the case and the field when it is not valid.
 pub fn load(path: &Path) -> Result<CaseFile> {
-    let bytes =
-        std::fs::read(path).map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        action: "cannot read",
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut file = parse(&bytes).map_err(|e| match e {
-        Error::InvalidInput(reason) => Error::InvalidInput(format!("cases file {}: {reason}", path.display())),
+        Error::InvalidInput(reason) => {
+            Error::InvalidInput(format!("cases file {}: {reason}", path.display()))
+        }
         other => other,
     })?;
     file.base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -238,7 +240,10 @@ fn validate(file: &CaseFile) -> Result<()> {
             return bad(&case.id, "the case id is used twice".into());
         }
         if case.setup.is_backfill() && case.setup.ingested_at.is_none() {
-            return bad(&case.id, "`ingest_mode: backfill` needs `setup.ingested_at`".into());
+            return bad(
+                &case.id,
+                "`ingest_mode: backfill` needs `setup.ingested_at`".into(),
+            );
         }
         let mut message_ids = HashSet::new();
         for m in &case.conversation {
@@ -251,17 +256,26 @@ fn validate(file: &CaseFile) -> Result<()> {
         }
         for check in &case.checks {
             if !check_ids.insert(check.id.as_str()) {
-                return bad(&case.id, format!("check id `{}` is used twice in the file", check.id));
+                return bad(
+                    &case.id,
+                    format!("check id `{}` is used twice in the file", check.id),
+                );
             }
             let needs = |field: &str, present: bool| {
                 if present {
                     Ok(())
                 } else {
-                    bad(&case.id, format!("check `{}` ({}) needs `{field}`", check.id, check.kind))
+                    bad(
+                        &case.id,
+                        format!("check `{}` ({}) needs `{field}`", check.id, check.kind),
+                    )
                 }
             };
             match check.kind.as_str() {
-                "recall" => needs("query", check.query.as_deref().is_some_and(|q| !q.trim().is_empty()))?,
+                "recall" => needs(
+                    "query",
+                    check.query.as_deref().is_some_and(|q| !q.trim().is_empty()),
+                )?,
                 "inspect" => needs("scope", check.scope.is_some())?,
                 "raw_store_scan" => needs("stores", !check.stores.is_empty())?,
                 "capture_ack" => {
@@ -269,15 +283,26 @@ fn validate(file: &CaseFile) -> Result<()> {
                     if let Some(id) = &check.message_id
                         && !message_ids.contains(id.as_str())
                     {
-                        return bad(&case.id, format!("check `{}` names message `{id}`, which is not in the conversation", check.id));
+                        return bad(
+                            &case.id,
+                            format!(
+                                "check `{}` names message `{id}`, which is not in the conversation",
+                                check.id
+                            ),
+                        );
                     }
                 }
-                "list_time_range" => needs("from` and `to", check.from.is_some() && check.to.is_some())?,
+                "list_time_range" => {
+                    needs("from` and `to", check.from.is_some() && check.to.is_some())?
+                }
                 // Unknown types are read and left unobserved (MISSING), so newer files still run.
                 _ => {}
             }
             if check.page.as_ref().is_some_and(|p| p.page_size == 0) {
-                return bad(&case.id, format!("check `{}`: `page.page_size` must be at least 1", check.id));
+                return bad(
+                    &case.id,
+                    format!("check `{}`: `page.page_size` must be at least 1", check.id),
+                );
             }
         }
     }
@@ -302,9 +327,18 @@ mod tests {
         ));
         let parsed = parse(text.as_bytes()).unwrap();
         let case = &parsed.cases[0];
-        assert_eq!(case.conversation[0].context, "personal", "the conventions' default context is personal");
-        assert!(!case.setup.is_backfill(), "live capture unless ingest_mode says backfill");
-        assert_eq!(case.checks[0].k, None, "k is left to the runner's default of 10");
+        assert_eq!(
+            case.conversation[0].context, "personal",
+            "the conventions' default context is personal"
+        );
+        assert!(
+            !case.setup.is_backfill(),
+            "live capture unless ingest_mode says backfill"
+        );
+        assert_eq!(
+            case.checks[0].k, None,
+            "k is left to the runner's default of 10"
+        );
     }
 
     #[test]
@@ -313,23 +347,51 @@ mod tests {
             r#"{{"id": "X-1", "setup": {{}}, "conversation": [{}]}}"#,
             MESSAGE.replace("2025-01-13T19:02:00+01:00", "yesterday")
         ));
-        let err = parse(text.as_bytes()).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(err.contains("line 1") && err.contains("not a cases file"), "the error must say where: {err}");
+        let err = parse(text.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("line 1") && err.contains("not a cases file"),
+            "the error must say where: {err}"
+        );
     }
 
     #[test]
     fn duplicate_check_ids_and_missing_fields_are_refused() {
         let check = r#"{"id": "X-1.c1", "type": "recall", "at": "2025-01-14T09:00:00+01:00", "query": "q"}"#;
-        let text = file(&format!(r#"{{"id": "X-1", "setup": {{}}, "checks": [{check}, {check}]}}"#));
-        let err = parse(text.as_bytes()).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(err.contains("X-1.c1") && err.contains("twice"), "observed.json is keyed by check id: {err}");
+        let text = file(&format!(
+            r#"{{"id": "X-1", "setup": {{}}, "checks": [{check}, {check}]}}"#
+        ));
+        let err = parse(text.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("X-1.c1") && err.contains("twice"),
+            "observed.json is keyed by check id: {err}"
+        );
 
-        let text = file(r#"{"id": "X-1", "setup": {}, "checks": [{"id": "X-1.c1", "type": "recall", "at": "2025-01-14T09:00:00+01:00"}]}"#);
-        let err = parse(text.as_bytes()).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(err.contains("needs `query`"), "a recall without a query cannot run: {err}");
+        let text = file(
+            r#"{"id": "X-1", "setup": {}, "checks": [{"id": "X-1.c1", "type": "recall", "at": "2025-01-14T09:00:00+01:00"}]}"#,
+        );
+        let err = parse(text.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("needs `query`"),
+            "a recall without a query cannot run: {err}"
+        );
 
         let text = file(r#"{"id": "X-1", "setup": {"ingest_mode": "backfill"}}"#);
-        let err = parse(text.as_bytes()).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(err.contains("ingested_at"), "a backfill needs its instant: {err}");
+        let err = parse(text.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("ingested_at"),
+            "a backfill needs its instant: {err}"
+        );
     }
 }

@@ -160,7 +160,11 @@ pub fn store_dumps(data_dir: &Path, stores: &[String]) -> Result<BTreeMap<String
     collect_files(data_dir, &mut files)?;
     files.sort();
     let read = |path: &Path| {
-        std::fs::read(path).map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })
+        std::fs::read(path).map_err(|source| Error::Io {
+            action: "cannot read",
+            path: path.to_path_buf(),
+            source,
+        })
     };
     let mut parts: BTreeMap<Part, String> = BTreeMap::new();
     let mut done: Vec<PathBuf> = Vec::new();
@@ -170,7 +174,11 @@ pub fn store_dumps(data_dir: &Path, stores: &[String]) -> Result<BTreeMap<String
         }
         let bytes = read(path)?;
         let wal_path = PathBuf::from(format!("{}-wal", path.display()));
-        let wal = if wal_path.exists() { read(&wal_path)? } else { Vec::new() };
+        let wal = if wal_path.exists() {
+            read(&wal_path)?
+        } else {
+            Vec::new()
+        };
         let owners = page_owners(path)?;
         let page_size = match bytes.get(16..18) {
             Some(&[1, 0]) => 65_536,
@@ -178,7 +186,10 @@ pub fn store_dumps(data_dir: &Path, stores: &[String]) -> Result<BTreeMap<String
             _ => bytes.len().max(1),
         };
         for (i, page) in bytes.chunks(page_size).enumerate() {
-            let part = owners.get(&(i as u32 + 1)).copied().unwrap_or(Part::Unowned);
+            let part = owners
+                .get(&(i as u32 + 1))
+                .copied()
+                .unwrap_or(Part::Unowned);
             push_printable(page, parts.entry(part).or_default());
         }
         split_wal(&wal, &owners, &mut parts);
@@ -188,11 +199,19 @@ pub fn store_dumps(data_dir: &Path, stores: &[String]) -> Result<BTreeMap<String
     for path in files.iter().filter(|p| !done.contains(p)) {
         push_printable(&read(path)?, parts.entry(Part::Unowned).or_default());
     }
-    let shared: String = [Part::Unowned, Part::Other].iter().filter_map(|p| parts.get(p)).cloned().collect();
+    let shared: String = [Part::Unowned, Part::Other]
+        .iter()
+        .filter_map(|p| parts.get(p))
+        .cloned()
+        .collect();
     Ok(stores
         .iter()
         .map(|store| {
-            let mut text: String = Part::of_store(store).iter().filter_map(|p| parts.get(p)).cloned().collect();
+            let mut text: String = Part::of_store(store)
+                .iter()
+                .filter_map(|p| parts.get(p))
+                .cloned()
+                .collect();
             text.push_str(&shared);
             (store.clone(), text)
         })
@@ -226,7 +245,10 @@ fn split_wal(wal: &[u8], owners: &HashMap<u32, Part>, parts: &mut BTreeMap<Part,
         return;
     }
     let frames: Vec<&[u8]> = wal[32..].chunks(24 + page_size).collect();
-    let page_of = |f: &[u8]| f.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let page_of = |f: &[u8]| {
+        f.get(..4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
     let mut newest: HashMap<u32, usize> = HashMap::new();
     for (i, f) in frames.iter().enumerate() {
         if let Some(p) = page_of(f) {
@@ -235,7 +257,9 @@ fn split_wal(wal: &[u8], owners: &HashMap<u32, Part>, parts: &mut BTreeMap<Part,
     }
     for (i, f) in frames.iter().enumerate() {
         let part = match page_of(f) {
-            Some(p) if newest.get(&p) == Some(&i) => owners.get(&p).copied().unwrap_or(Part::Unowned),
+            Some(p) if newest.get(&p) == Some(&i) => {
+                owners.get(&p).copied().unwrap_or(Part::Unowned)
+            }
             _ => Part::Unowned,
         };
         push_printable(f, parts.entry(part).or_default());
@@ -243,10 +267,17 @@ fn split_wal(wal: &[u8], owners: &HashMap<u32, Part>, parts: &mut BTreeMap<Part,
 }
 
 fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|source| Error::Io { action: "cannot list", path: dir.to_path_buf(), source })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        action: "cannot list",
+        path: dir.to_path_buf(),
+        source,
+    })?;
     for entry in entries {
-        let entry = entry.map_err(|source| Error::Io { action: "cannot list", path: dir.to_path_buf(), source })?;
+        let entry = entry.map_err(|source| Error::Io {
+            action: "cannot list",
+            path: dir.to_path_buf(),
+            source,
+        })?;
         let path = entry.path();
         if path.is_dir() {
             collect_files(&path, out)?;
@@ -285,7 +316,10 @@ mod tests {
     fn printable_text_keeps_words_whole_and_drops_binary() {
         let mut out = String::new();
         push_printable(b"\x00\x01code 4471#\x00\xff\xfeG\xc3\xa4vle\x02", &mut out);
-        assert_eq!(out, "code 4471#\nGävle\n", "stored strings must come out whole for the grep");
+        assert_eq!(
+            out, "code 4471#\nGävle\n",
+            "stored strings must come out whole for the grep"
+        );
     }
 
     #[test]
@@ -299,26 +333,50 @@ mod tests {
         )
         .unwrap();
         // The connection stays open, so the rows sit in the WAL as in a running app.
-        let stores: Vec<String> = ["transcripts", "fact_store", "caches"].map(String::from).to_vec();
+        let stores: Vec<String> = ["transcripts", "fact_store", "caches"]
+            .map(String::from)
+            .to_vec();
         let dumps = store_dumps(dir.path(), &stores).unwrap();
         let has = |store: &str, s: &str| dumps.get(store).is_some_and(|d| d.contains(s));
-        assert!(has("transcripts", "said-7731") && !has("transcripts", "kept-5120"), "transcripts hold messages only");
-        assert!(has("fact_store", "kept-5120") && !has("fact_store", "said-7731"), "the fact store holds episodes only");
-        assert!(!has("caches", "said-7731") && !has("caches", "kept-5120"), "Minne has no cache table");
+        assert!(
+            has("transcripts", "said-7731") && !has("transcripts", "kept-5120"),
+            "transcripts hold messages only"
+        );
+        assert!(
+            has("fact_store", "kept-5120") && !has("fact_store", "said-7731"),
+            "the fact store holds episodes only"
+        );
+        assert!(
+            !has("caches", "said-7731") && !has("caches", "kept-5120"),
+            "Minne has no cache table"
+        );
         drop(conn);
     }
 
     #[test]
     fn observations_have_the_readme_shapes() {
-        let recall = Observation::Recall { items: vec![], latencies_ms: vec![1.5] };
-        assert_eq!(serde_json::to_value(&recall).ok(), Some(serde_json::json!({"items": [], "latencies_ms": [1.5]})));
-        let inspect = Observation::Inspect { items: vec![], total_count: 0, next_cursor: None };
+        let recall = Observation::Recall {
+            items: vec![],
+            latencies_ms: vec![1.5],
+        };
+        assert_eq!(
+            serde_json::to_value(&recall).ok(),
+            Some(serde_json::json!({"items": [], "latencies_ms": [1.5]}))
+        );
+        let inspect = Observation::Inspect {
+            items: vec![],
+            total_count: 0,
+            next_cursor: None,
+        };
         assert_eq!(
             serde_json::to_value(&inspect).ok(),
             Some(serde_json::json!({"items": [], "total_count": 0})),
             "no cursor when there is no next page"
         );
         let ack = Observation::CaptureAck { stored_items: 2 };
-        assert_eq!(serde_json::to_value(&ack).ok(), Some(serde_json::json!({"stored_items": 2})));
+        assert_eq!(
+            serde_json::to_value(&ack).ok(),
+            Some(serde_json::json!({"stored_items": 2}))
+        );
     }
 }

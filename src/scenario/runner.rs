@@ -85,7 +85,10 @@ pub fn run(
         for id in only {
             if !file.cases.iter().any(|c| &c.id == id) {
                 let known: Vec<&str> = file.cases.iter().map(|c| c.id.as_str()).collect();
-                return Err(Error::InvalidInput(format!("no case `{id}` in the file; it has {}", known.join(", "))));
+                return Err(Error::InvalidInput(format!(
+                    "no case `{id}` in the file; it has {}",
+                    known.join(", ")
+                )));
             }
         }
     }
@@ -96,7 +99,11 @@ pub fn run(
     })?;
     let mut report = RunReport::default();
     for case in &file.cases {
-        if options.only.as_ref().is_some_and(|only| !only.contains(&case.id)) {
+        if options
+            .only
+            .as_ref()
+            .is_some_and(|only| !only.contains(&case.id))
+        {
             continue;
         }
         let (case_report, observed) = run_case(case, &file.base_dir, embedder.clone(), options)?;
@@ -138,8 +145,11 @@ fn timeline(case: &Case) -> Vec<(DateTime<Utc>, Step<'_>)> {
     for (i, c) in case.checks.iter().enumerate() {
         steps.push((c.at.to_utc(), 2, i, Step::Check(c)));
     }
-    steps.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
-    steps.into_iter().map(|(at, _, _, step)| (at, step)).collect()
+    steps.sort_by_key(|s| (s.0, s.1, s.2));
+    steps
+        .into_iter()
+        .map(|(at, _, _, step)| (at, step))
+        .collect()
 }
 
 /// What a check gave: an observation, or why there is none.
@@ -162,7 +172,10 @@ fn run_case(
         path: case_dir.clone(),
         source,
     })?;
-    let first = timeline(case).first().map(|(at, _)| *at).unwrap_or_default();
+    let first = timeline(case)
+        .first()
+        .map(|(at, _)| *at)
+        .unwrap_or_default();
     let mut run = CaseRun {
         case,
         data_dir: case_dir.join("data"),
@@ -187,11 +200,19 @@ fn run_case(
         run.clock.set(at);
         run.step(step);
     }
-    let CaseRun { mut report, observed, engines, .. } = run;
+    let CaseRun {
+        mut report,
+        observed,
+        engines,
+        ..
+    } = run;
     drop(engines);
     if !options.keep_data {
-        std::fs::remove_dir_all(&case_dir)
-            .map_err(|source| Error::Io { action: "cannot remove", path: case_dir.clone(), source })?;
+        std::fs::remove_dir_all(&case_dir).map_err(|source| Error::Io {
+            action: "cannot remove",
+            path: case_dir.clone(),
+            source,
+        })?;
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok((report, observed))
@@ -199,7 +220,15 @@ fn run_case(
 
 /// A case id as a folder name.
 fn folder_name(id: &str) -> String {
-    id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// The generated messages a `bulk_generate` action loads, read before the case runs so a
@@ -215,14 +244,33 @@ fn load_bulk(case: &Case, base_dir: &Path) -> Result<HashMap<String, Vec<CaseMes
             },
         };
         let path = base_dir.join(&name);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|source| Error::Io { action: "cannot read the bulk file", path: path.clone(), source })?;
+        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
+            action: "cannot read the bulk file",
+            path: path.clone(),
+            source,
+        })?;
         let mut messages = Vec::new();
-        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let m: CaseMessage = serde_json::from_str(line).map_err(|e| {
-                Error::InvalidInput(format!("case {}: {} line {}: not a message: {e}", case.id, path.display(), n + 1))
+                Error::InvalidInput(format!(
+                    "case {}: {} line {}: not a message: {e}",
+                    case.id,
+                    path.display(),
+                    n + 1
+                ))
             })?;
-            m.role().map_err(|e| Error::InvalidInput(format!("case {}: {} line {}: {e}", case.id, path.display(), n + 1)))?;
+            m.role().map_err(|e| {
+                Error::InvalidInput(format!(
+                    "case {}: {} line {}: {e}",
+                    case.id,
+                    path.display(),
+                    n + 1
+                ))
+            })?;
             messages.push(m);
         }
         out.insert(name, messages);
@@ -286,7 +334,9 @@ impl CaseRun<'_> {
     /// context (it can only create the built-in ones so far).
     fn engine(&mut self, name: &str) -> Result<Option<&mut Engine>> {
         if !self.engines.contains_key(name) {
-            let Ok(context) = ContextName::new(name) else { return Ok(None) };
+            let Ok(context) = ContextName::new(name) else {
+                return Ok(None);
+            };
             let clock: Arc<dyn Clock> = self.clock.clone();
             match Engine::open(&self.data_dir, &context, self.embedder.clone(), clock) {
                 Ok(engine) => {
@@ -301,7 +351,10 @@ impl CaseRun<'_> {
 
     /// Every context in the data dir, by name.
     fn context_names(&self) -> Result<Vec<String>> {
-        Ok(list_contexts(&self.data_dir)?.into_iter().map(|c| c.name.as_str().to_string()).collect())
+        Ok(list_contexts(&self.data_dir)?
+            .into_iter()
+            .map(|c| c.name.as_str().to_string())
+            .collect())
     }
 
     /// A live message: stored at its place in its session and captured at once.
@@ -322,7 +375,10 @@ impl CaseRun<'_> {
         };
         // Earlier messages of the session are already stored and are skipped by their dedupe
         // key; handing them in again gives the new one its position in the session.
-        let session = NewSession { key: session_key(&m.conversation_id), messages: so_far.clone() };
+        let session = NewSession {
+            key: session_key(&m.conversation_id),
+            messages: so_far.clone(),
+        };
         let report = engine.import_sessions(&[session], LIVE_SOURCE, &mut |_| {})?;
         self.acks.insert(m.id.clone(), report.episodes_added as u64);
         self.conversations.insert(key, so_far);
@@ -357,7 +413,9 @@ impl CaseRun<'_> {
                 let needle = action.str_arg(&self.case.id, "match")?.to_lowercase();
                 let mut deleted = 0;
                 for name in self.context_names()? {
-                    let Some(engine) = self.engine(&name)? else { continue };
+                    let Some(engine) = self.engine(&name)? else {
+                        continue;
+                    };
                     let count = engine.episode_count()? as usize;
                     let matching: Vec<_> = engine
                         .list_episodes(count, 0)?
@@ -370,7 +428,9 @@ impl CaseRun<'_> {
                         deleted += 1;
                     }
                 }
-                self.report.notes.push(format!("delete_memory `{needle}`: {deleted} episodes forgotten"));
+                self.report.notes.push(format!(
+                    "delete_memory `{needle}`: {deleted} episodes forgotten"
+                ));
                 Ok(())
             }
             "restart" => {
@@ -385,18 +445,35 @@ impl CaseRun<'_> {
                     .get("file")
                     .and_then(|f| f.as_str())
                     .map(str::to_string)
-                    .or_else(|| self.case.setup.bulk_generate.as_ref().map(|b| b.file.clone()))
+                    .or_else(|| {
+                        self.case
+                            .setup
+                            .bulk_generate
+                            .as_ref()
+                            .map(|b| b.file.clone())
+                    })
                     .unwrap_or_default();
                 let messages = self.bulk.get(&name).cloned().unwrap_or_default();
                 self.import_messages(&messages, &name)
             }
-            "edit_memory" | "delete_conversation" | "forget_context" | "forget_time_range"
-            | "set_context_policy" | "run_consolidation" | "export" => {
-                self.block(format!("action `{}` at {}: Minne has no engine call for it yet", action.kind, action.at));
+            "edit_memory"
+            | "delete_conversation"
+            | "forget_context"
+            | "forget_time_range"
+            | "set_context_policy"
+            | "run_consolidation"
+            | "export" => {
+                self.block(format!(
+                    "action `{}` at {}: Minne has no engine call for it yet",
+                    action.kind, action.at
+                ));
                 Ok(())
             }
             other => {
-                self.block(format!("action `{other}` at {}: not an action of the conventions", action.at));
+                self.block(format!(
+                    "action `{other}` at {}: not an action of the conventions",
+                    action.at
+                ));
                 Ok(())
             }
         }
@@ -404,15 +481,21 @@ impl CaseRun<'_> {
 
     fn check(&mut self, check: &Check) {
         let outcome = match &self.blocked {
-            Some(reason) => Ok(Outcome::LeftOut(format!("after an unsupported step: {reason}"))),
+            Some(reason) => Ok(Outcome::LeftOut(format!(
+                "after an unsupported step: {reason}"
+            ))),
             None => match check.kind.as_str() {
                 "recall" => self.recall(check),
                 "inspect" => self.inspect(check),
                 "raw_store_scan" => self.raw_store_scan(check),
                 "capture_ack" => Ok(self.capture_ack(check)),
-                "list_time_range" => Ok(Outcome::LeftOut("Minne has no list-by-time call yet".into())),
+                "list_time_range" => Ok(Outcome::LeftOut(
+                    "Minne has no list-by-time call yet".into(),
+                )),
                 "export" => Ok(Outcome::LeftOut("Minne has no export call yet".into())),
-                other => Ok(Outcome::LeftOut(format!("`{other}` is not a check type of the conventions"))),
+                other => Ok(Outcome::LeftOut(format!(
+                    "`{other}` is not a check type of the conventions"
+                ))),
             },
         };
         match outcome {
@@ -421,11 +504,17 @@ impl CaseRun<'_> {
                 self.report.observed.push(check.id.clone());
             }
             Ok(Outcome::LeftOut(reason)) => {
-                self.report.left_out.push(LeftOut { check: check.id.clone(), reason });
+                self.report.left_out.push(LeftOut {
+                    check: check.id.clone(),
+                    reason,
+                });
             }
             Err(e) => {
                 let reason = format!("the engine failed at check {}: {e}", check.id);
-                self.report.left_out.push(LeftOut { check: check.id.clone(), reason: reason.clone() });
+                self.report.left_out.push(LeftOut {
+                    check: check.id.clone(),
+                    reason: reason.clone(),
+                });
                 self.block(reason);
             }
         }
@@ -434,12 +523,18 @@ impl CaseRun<'_> {
     /// The product's recall with the check's k (10 by default) and its own threshold, run
     /// `repeat` times for the latencies.
     fn recall(&mut self, check: &Check) -> Result<Outcome> {
-        let context = check.context.clone().unwrap_or_else(|| "personal".to_string());
+        let context = check
+            .context
+            .clone()
+            .unwrap_or_else(|| "personal".to_string());
         let text = check.query.clone().unwrap_or_default();
         let Some(engine) = self.engine(&context)? else {
             return Ok(Outcome::LeftOut(unknown_context(&context, "the recall")));
         };
-        let query = RecallQuery { k: check.k.unwrap_or(DEFAULT_CHECK_K), ..RecallQuery::new(text) };
+        let query = RecallQuery {
+            k: check.k.unwrap_or(DEFAULT_CHECK_K),
+            ..RecallQuery::new(text)
+        };
         let mut latencies_ms = Vec::new();
         let mut first = None;
         for _ in 0..check.repeat.unwrap_or(1).max(1) {
@@ -448,8 +543,15 @@ impl CaseRun<'_> {
             latencies_ms.push(started.elapsed().as_secs_f64() * 1000.0);
             first.get_or_insert(hits);
         }
-        let items = first.unwrap_or_default().iter().map(|h| Item::from_episode(&h.episode, &context)).collect();
-        Ok(Outcome::Observed(Observation::Recall { items, latencies_ms }))
+        let items = first
+            .unwrap_or_default()
+            .iter()
+            .map(|h| Item::from_episode(&h.episode, &context))
+            .collect();
+        Ok(Outcome::Observed(Observation::Recall {
+            items,
+            latencies_ms,
+        }))
     }
 
     /// What the memory panel lists: `all` (every context) or `context:<name>`, paged by
@@ -460,17 +562,31 @@ impl CaseRun<'_> {
         let contexts = match scope {
             "all" => self.context_names()?,
             s if s.starts_with("context:") => vec![s.trim_start_matches("context:").to_string()],
-            "user_profile" => return Ok(Outcome::LeftOut("Minne has no user-profile listing yet".into())),
-            s if s.starts_with("entity:") => {
-                return Ok(Outcome::LeftOut("Minne has no per-entity listing yet".into()));
+            "user_profile" => {
+                return Ok(Outcome::LeftOut(
+                    "Minne has no user-profile listing yet".into(),
+                ));
             }
-            other => return Ok(Outcome::LeftOut(format!("`{other}` is not an inspect scope of the conventions"))),
+            s if s.starts_with("entity:") => {
+                return Ok(Outcome::LeftOut(
+                    "Minne has no per-entity listing yet".into(),
+                ));
+            }
+            other => {
+                return Ok(Outcome::LeftOut(format!(
+                    "`{other}` is not an inspect scope of the conventions"
+                )));
+            }
         };
         let offset = match check.page.as_ref().and_then(|p| p.cursor.as_deref()) {
             None => 0,
             Some(c) => match c.parse::<usize>() {
                 Ok(n) => n,
-                Err(_) => return Ok(Outcome::LeftOut(format!("cursor `{c}` is not an offset Minne gave"))),
+                Err(_) => {
+                    return Ok(Outcome::LeftOut(format!(
+                        "cursor `{c}` is not an offset Minne gave"
+                    )));
+                }
             },
         };
         let page_size = check.page.as_ref().map(|p| p.page_size);
@@ -499,7 +615,11 @@ impl CaseRun<'_> {
         }
         let next = offset + items.len();
         let next_cursor = (page_size.is_some() && (next as u64) < total).then(|| next.to_string());
-        Ok(Outcome::Observed(Observation::Inspect { items, total_count: total, next_cursor }))
+        Ok(Outcome::Observed(Observation::Inspect {
+            items,
+            total_count: total,
+            next_cursor,
+        }))
     }
 
     /// The raw bytes of every file in the data dir, WAL included, split by store (see
@@ -516,16 +636,21 @@ impl CaseRun<'_> {
         let id = check.message_id.clone().unwrap_or_default();
         match self.acks.get(&id) {
             Some(&n) => Outcome::Observed(Observation::CaptureAck { stored_items: n }),
-            None if self.case.setup.is_backfill() => {
-                Outcome::LeftOut("a backfill is one import with one report, not one per message".into())
-            }
-            None => Outcome::LeftOut(format!("message {id} had not been captured at {}", check.at)),
+            None if self.case.setup.is_backfill() => Outcome::LeftOut(
+                "a backfill is one import with one report, not one per message".into(),
+            ),
+            None => Outcome::LeftOut(format!(
+                "message {id} had not been captured at {}",
+                check.at
+            )),
         }
     }
 }
 
 fn unknown_context(name: &str, what: &str) -> String {
-    format!("{what} is in context `{name}`, which Minne cannot create through its API yet (only work and personal exist)")
+    format!(
+        "{what} is in context `{name}`, which Minne cannot create through its API yet (only work and personal exist)"
+    )
 }
 
 fn session_key(conversation_id: &str) -> String {
@@ -559,7 +684,10 @@ fn sessions_by_context(messages: &[CaseMessage]) -> Result<Vec<(String, Vec<NewS
         let j = match sessions.iter().position(|s| s.key == key) {
             Some(j) => j,
             None => {
-                sessions.push(NewSession { key, messages: Vec::new() });
+                sessions.push(NewSession {
+                    key,
+                    messages: Vec::new(),
+                });
                 sessions.len() - 1
             }
         };
@@ -592,7 +720,11 @@ mod tests {
             })
             .collect();
         // 12:00+01:00 is 11:00 UTC: the same instant as the action and the check.
-        assert_eq!(order, ["m1", "m2", "restart", "X-1.c1"], "time order, then message < action < check");
+        assert_eq!(
+            order,
+            ["m1", "m2", "restart", "X-1.c1"],
+            "time order, then message < action < check"
+        );
     }
 
     #[test]
@@ -603,7 +735,11 @@ mod tests {
         let steps = timeline(&file.cases[0]);
         assert_eq!(steps.len(), 1, "the messages are ingested together");
         assert!(matches!(steps[0].1, Step::Backfill));
-        assert_eq!(steps[0].0.to_rfc3339(), "2025-06-10T10:00:00+00:00", "at ingested_at, not at the messages' times");
+        assert_eq!(
+            steps[0].0.to_rfc3339(),
+            "2025-06-10T10:00:00+00:00",
+            "at ingested_at, not at the messages' times"
+        );
     }
 
     #[test]
@@ -625,12 +761,25 @@ mod tests {
         .unwrap();
         let shape: Vec<(String, Vec<(String, usize)>)> = grouped
             .iter()
-            .map(|(c, s)| (c.clone(), s.iter().map(|s| (s.key.clone(), s.messages.len())).collect()))
+            .map(|(c, s)| {
+                (
+                    c.clone(),
+                    s.iter()
+                        .map(|s| (s.key.clone(), s.messages.len()))
+                        .collect(),
+                )
+            })
             .collect();
         assert_eq!(
             shape,
             vec![
-                ("personal".to_string(), vec![("scenario:c1".to_string(), 2), ("scenario:c3".to_string(), 1)]),
+                (
+                    "personal".to_string(),
+                    vec![
+                        ("scenario:c1".to_string(), 2),
+                        ("scenario:c3".to_string(), 1)
+                    ]
+                ),
                 ("work".to_string(), vec![("scenario:c2".to_string(), 1)]),
             ]
         );

@@ -44,6 +44,16 @@ enum Dataset {
         #[command(flatten)]
         out: Output,
     },
+    /// Speed: synthetic contexts of each size, recall latency (query embedding included),
+    /// capture throughput, peak memory.
+    Speed {
+        /// Context sizes in messages, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
+        sizes: Vec<usize>,
+        /// Recalls timed per size.
+        #[arg(long, default_value_t = 50)]
+        queries: usize,
+    },
     /// Capture on a label file (shared/data/capture/dev.json).
     Capture {
         /// The label file.
@@ -76,6 +86,11 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             } else {
                 println!("{}", report.table());
             }
+            return Ok(());
+        }
+        Dataset::Speed { sizes, queries } => {
+            let results = minne::eval::speed::run(embedder(env)?, &sizes, queries, &mut |l| eprintln!("{l}"))?;
+            println!("{}", serde_json::to_string_pretty(&results)?);
             return Ok(());
         }
         Dataset::Locomo { path, sample, k, out } => {

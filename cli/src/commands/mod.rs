@@ -16,6 +16,7 @@ pub mod eval;
 pub mod forget;
 pub mod import;
 pub mod list;
+pub mod mode;
 pub mod recall;
 pub mod scenario;
 pub mod status;

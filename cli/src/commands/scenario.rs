@@ -68,8 +68,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     let report = result?;
     let json = serde_json::to_string_pretty(&report.observed)?;
-    std::fs::write(&args.out, json + "\n").with_context(|| format!("cannot write {}", args.out.display()))?;
-    let checks: usize = report.cases.iter().map(|c| c.observed.len() + c.left_out.len()).sum();
+    std::fs::write(&args.out, json + "\n")
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let checks: usize = report
+        .cases
+        .iter()
+        .map(|c| c.observed.len() + c.left_out.len())
+        .sum();
     println!(
         "{} cases, {} of {checks} checks observed, written to {}",
         report.cases.len(),

@@ -18,6 +18,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     println!("context   {}  ({})", env.context, engine.db_path().display());
+    println!("mode      {}", engine.mode()?);
     println!("model     {}", engine.model_id());
     println!(
         "messages  {} stored, {} waiting for capture{}",

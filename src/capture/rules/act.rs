@@ -50,58 +50,54 @@ pub(crate) fn classify(
     let kind = kind_of(t, range, &all, &words, cx);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
 
-    let class = if words.is_empty() && !digits {
-        Class::Social
-    } else if kind.is_none()
-        && !digits
-        && !cx.has_time
-        && words.iter().all(|w| cues::SOCIAL.contains(w))
-    {
-        Class::Social
-    } else if kind.is_none()
-        && !digits
-        && cx.proper == 0
-        && words.len() <= 8
-        && (words
-            .iter()
-            .take(3)
-            .any(|w| cues::SOCIAL_ANCHORS.contains(w))
-            || cues::SOCIAL_PHRASES
-                .iter()
-                .any(|p| find(&words, p).is_some_and(|k| k <= 1)))
-    {
-        // "thanks, that's really helpful", "Tak for i går!", "No problem, thanks for sorting it."
-        Class::Social
-    } else if kind.is_some_and(|k| k != ActKind::Commitment)
-        && words.len() <= 5
-        && !cx.has_time
-        && !digits
-        && cx.proper == 0
-    {
-        // "That's not right.", "My mistake.", "Decision made." A short promise ("I'll call
-        // her.") always says what is promised, so it is content.
-        Class::Marker(kind)
-    } else if question && kind.is_none() {
-        let own = words.iter().any(|w| cues::first_person(w, cx.lang, false)) || cx.people > 0;
-        if cx.role == Role::User && own {
-            Class::Content
-        } else {
+    let class =
+        if (words.is_empty() && !digits) || (kind.is_none() && !digits && social(&words, cx)) {
+            Class::Social
+        } else if kind.is_some_and(|k| k != ActKind::Commitment)
+            && words.len() <= 5
+            && !cx.has_time
+            && !digits
+            && cx.proper == 0
+        {
+            // "That's not right.", "My mistake.", "Decision made." A short promise ("I'll call
+            // her.") always says what is promised, so it is content.
+            Class::Marker(kind)
+        } else if question && kind.is_none() {
+            let own = words.iter().any(|w| cues::first_person(w, cx.lang, false)) || cx.people > 0;
+            if cx.role == Role::User && own {
+                Class::Content
+            } else {
+                Class::Lookup
+            }
+        } else if cx.role != Role::User
+            && kind.is_none()
+            && !has(cues::SECOND_PERSON)
+            && !words.iter().any(|w| cues::first_person(w, cx.lang, false))
+            && cx.people == 0
+        {
+            // The assistant stating a plain fact nobody in the conversation owns: a lookup answer.
             Class::Lookup
-        }
-    } else if cx.role != Role::User
-        && kind.is_none()
-        && !has(cues::SECOND_PERSON)
-        && !words.iter().any(|w| cues::first_person(w, cx.lang, false))
-        && cx.people == 0
-    {
-        // The assistant stating a plain fact nobody in the conversation owns: a lookup answer.
-        Class::Lookup
-    } else if words.len() <= 3 && kind.is_none() && !digits && !cx.has_time && cx.proper == 0 {
-        Class::Minor
-    } else {
-        Class::Content
-    };
+        } else if words.len() <= 3 && kind.is_none() && !digits && !cx.has_time && cx.proper == 0 {
+            Class::Minor
+        } else {
+            Class::Content
+        };
     (class, kind)
+}
+
+/// Small talk: only social words ("ok sounds good, thanks!"), or a short sentence built around
+/// thanks or a greeting, even with a time or a reason ("Tak for i går!", "No problem, thanks
+/// for sorting it.").
+fn social(words: &[&str], cx: &Context) -> bool {
+    let only_social = !cx.has_time && words.iter().all(|w| cues::SOCIAL.contains(w));
+    let anchored = words
+        .iter()
+        .take(3)
+        .any(|w| cues::SOCIAL_ANCHORS.contains(w))
+        || cues::SOCIAL_PHRASES
+            .iter()
+            .any(|p| find(words, p).is_some_and(|k| k <= 1));
+    only_social || (anchored && cx.proper == 0 && words.len() <= 8)
 }
 
 fn kind_of(
@@ -160,32 +156,12 @@ fn modal_may(t: &[Token<'_>], range: &Range<usize>) -> bool {
 /// "X, not Y", "not X but Y", "inte X utan Y", "ikke X – det var Y": a value set against
 /// another, the shape of a correction.
 fn contrast(all: &[&str]) -> bool {
+    #[rustfmt::skip]
     const SHAPES: &[&str] = &[
-        ", not",
-        ", inte",
-        ", ikke",
-        "– not",
-        "— not",
-        "- not",
-        "– inte",
-        "— inte",
-        "- inte",
-        "– ikke",
-        "— ikke",
-        "- ikke",
-        "and not",
-        "not * but",
-        "inte * utan",
-        "ikke * men",
-        "isn't * it's",
-        "not * – it",
-        "not * — it",
-        "inte * – det",
-        "inte * — det",
-        "ikke * – det",
-        "ikke * — det",
-        "ikke * - det",
-        "inte * - det",
+        ", not", ", inte", ", ikke", "– not", "— not", "- not", "– inte", "— inte", "- inte",
+        "– ikke", "— ikke", "- ikke", "and not", "not * but", "inte * utan", "ikke * men",
+        "isn't * it's", "not * – it", "not * — it", "inte * – det", "inte * — det", "ikke * – det",
+        "ikke * — det", "ikke * - det", "inte * - det",
     ];
     cues::any(all, SHAPES)
 }
@@ -286,47 +262,19 @@ const AUX: &[&str] = &[
 ];
 
 /// Words ending in -r that are not present-tense verbs.
+#[rustfmt::skip]
 const NOT_VERBS: &[&str] = &[
-    "när",
-    "eller",
-    "hur",
-    "där",
-    "här",
-    "efter",
-    "under",
-    "över",
-    "mer",
-    "för",
-    "der",
-    "her",
-    "når",
-    "hvor",
-    "over",
-    "for",
-    "før",
-    "mere",
-    "senere",
-    "tidligere",
-    "aldrig",
-    "altid",
-    "sedan",
-    "nu",
-    "år",
-    "timer",
+    "när", "eller", "hur", "där", "här", "efter", "under", "över", "mer", "för", "der", "her",
+    "når", "hvor", "over", "for", "før", "mere", "senere", "tidligere", "aldrig", "altid", "sedan",
+    "nu", "år", "timer",
 ];
 
 /// "We're not renewing the lease", "I'm not going to", "vi ska inte": choosing not to.
 fn negative_choice(words: &[&str]) -> bool {
+    #[rustfmt::skip]
     const SHAPES: &[&str] = &[
-        "we're not going to",
-        "we are not going to",
-        "i'm not going to",
-        "i am not going to",
-        "vi ska inte",
-        "jag ska inte",
-        "vi kommer inte att",
-        "vi skal ikke",
-        "jeg skal ikke",
+        "we're not going to", "we are not going to", "i'm not going to", "i am not going to",
+        "vi ska inte", "jag ska inte", "vi kommer inte att", "vi skal ikke", "jeg skal ikke",
     ];
     if cues::any(words, SHAPES) {
         return true;

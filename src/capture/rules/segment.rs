@@ -101,22 +101,10 @@ pub(crate) fn split_clauses(
 }
 
 /// Words that tie a clause to the one before it in time.
+#[rustfmt::skip]
 const LEANING: &[&str] = &[
-    "before",
-    "after",
-    "afterwards",
-    "it",
-    "them",
-    "then",
-    "innan",
-    "efter",
-    "efteråt",
-    "det",
-    "dem",
-    "då",
-    "før",
-    "inden",
-    "bagefter",
+    "before", "after", "afterwards", "it", "them", "then", "innan", "efter", "efteråt", "det",
+    "dem", "då", "før", "inden", "bagefter",
 ];
 
 fn full_stop(t: &[Token<'_>], i: usize) -> bool {

@@ -367,6 +367,10 @@ fn weekend(t: &[Token<'_>], i: usize) -> Hit {
         (&["on", "the", "weekend"], Sensed),
         (&["the", "weekend"], Sensed),
         (&["i", "helgen"], Sensed),
+        (&["till", "helgen"], Sensed),
+        (&["över", "helgen"], Sensed),
+        (&["under", "helgen"], Sensed),
+        (&["over", "weekenden"], Sensed),
         (&["den", "här", "helgen"], Sensed),
         (&["denna", "helg"], Sensed),
         (&["i", "weekenden"], Sensed),
@@ -685,11 +689,19 @@ fn clock(t: &[Token<'_>], i: usize) -> Hit {
     if let Some(e) = seq(t, end, &["o'clock"]) {
         end = e;
     }
-    // A bare number is a clock only after "at"/"kl." or with am/pm; "16.30" only after them;
-    // "7:30" stands alone.
+    // A bare number is a clock only after "at"/"kl." or with am/pm; "7:30" stands alone, and
+    // so does a dotted time with a two-digit hour ("går 06.40", "16.30") unless money is near
+    // ("$12.50", "12.50 kr").
+    let two_digit_hour = tok.raw.find('.') == Some(2);
+    let money = |k: Option<usize>| {
+        k.and_then(|k| t.get(k)).is_some_and(|w| {
+            w.is_any(&["$", "£", "€", "kr", "sek", "dkk", "nok", "usd", "eur", "gbp", "kronor", "kroner"])
+        })
+    };
+    let priced = money(j.checked_sub(1)) || money(Some(j + 1));
     let accepted = match (minute, colon) {
         (Some(_), true) => true,
-        (Some(_), false) => marked || with_at,
+        (Some(_), false) => marked || with_at || (two_digit_hour && !priced),
         (None, _) => marked || pm.is_some() || (with_at && clock_context_ok(t, end)),
     };
     if !accepted || hour > 24 || minute.is_some_and(|m| m > 59) {

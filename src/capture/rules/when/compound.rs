@@ -233,6 +233,10 @@ fn read_prefix(t: &[Token<'_>], sentence: &Range<usize>, c: &mut Compound) {
         c.negated = p.is_any(NEGATIONS);
         c.vague = p.is_any(OPEN_ENDED);
     }
+    // "until 9 pm on Saturdays", "kl. 8 på lördagar": a recurring time is no one interval.
+    let after = (c.tokens.end..(c.tokens.end + 3).min(sentence.end)).map(|i| &t[i]);
+    c.vague |= after.take_while(|w| w.is_any(CONNECTORS) || super::lexicon::weekday_plural(&w.low))
+        .any(|w| super::lexicon::weekday_plural(&w.low));
 }
 
 /// Sense fixed by the words themselves: "for Friday", "until May" look ahead; a deadline is

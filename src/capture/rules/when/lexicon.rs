@@ -54,6 +54,24 @@ pub(crate) fn weekday(word: &str) -> Option<(Weekday, bool)> {
     None
 }
 
+/// A plural weekday or weekend ("Saturdays", "lördagar", "lørdage", "weekends"): a habit, not
+/// a date.
+pub(crate) fn weekday_plural(word: &str) -> bool {
+    const EN: [&str; 8] =
+        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend"];
+    const SV: [&str; 7] = ["måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag", "söndag"];
+    const DA: [&str; 8] =
+        ["mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag", "søndag", "weekend"];
+    let plural = |stems: &[&str], endings: &[&str]| {
+        stems.iter().any(|s| word.strip_prefix(s).is_some_and(|rest| endings.contains(&rest)))
+    };
+    // Swedish "i fredags" ends in -s too, but is one past Friday: English takes -s only.
+    plural(&EN, &["s"])
+        || plural(&SV, &["ar", "arna"])
+        || plural(&DA, &["e", "ene"])
+        || ["helger", "helgerna", "weekenderne"].contains(&word)
+}
+
 /// A month name in any of the three languages, 1 to 12. `abbreviated` also accepts "jan",
 /// "sept" and the like (only safe next to a day number: "Jun" is also a name).
 pub(crate) fn month(word: &str, abbreviated: bool) -> Option<u32> {

@@ -80,7 +80,16 @@ pub(crate) fn pick(
     prefer_last: bool,
     r: &Reference,
 ) -> Option<EventTime> {
-    let found = usable_in(all, range);
+    let mut found = usable_in(all, range);
+    // "moved from Thursday to Friday": the time moved away from is no longer the episode's.
+    let moved_from = |k: usize| {
+        let c = &all[k];
+        c.tokens.start > 0
+            && t[c.tokens.start - 1].is_any(&["from", "från", "fra"])
+            && found.iter().any(|&o| o > k && all[o].sentence == c.sentence)
+    };
+    let kept: Vec<usize> = found.iter().copied().filter(|&k| !moved_from(k)).collect();
+    found = kept;
     let dated: Vec<usize> = found
         .iter()
         .copied()
