@@ -70,6 +70,8 @@ pub struct ForgetReceipt {
     pub sessions: usize,
     /// Tombstones written, so a re-import does not bring the content back.
     pub tombstones: usize,
+    /// Export files Minne wrote that were removed, since they held what was forgotten.
+    pub exports: usize,
     /// The earliest forgotten message's time (UTC), if any message went.
     pub from: Option<DateTime<Utc>>,
     /// The latest forgotten message's time (UTC).
@@ -157,6 +159,11 @@ impl Engine {
         )?;
         tx.commit()?;
         self.store.checkpoint()?;
+        if receipt.messages + receipt.episodes > 0 {
+            let (removed, warnings) = self.remove_tracked_exports()?;
+            receipt.exports = removed;
+            receipt.not_reached.extend(warnings);
+        }
         Ok(receipt)
     }
 

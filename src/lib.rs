@@ -33,6 +33,7 @@ pub mod engine;
 pub mod episodes;
 pub mod error;
 pub mod eval;
+pub mod export;
 pub mod fade;
 pub mod forget;
 pub mod import;

@@ -44,6 +44,8 @@ enum Command {
     Forget(commands::forget::Args),
     /// List the contexts and how many episodes each holds.
     Contexts(commands::contexts::Args),
+    /// Export the context as JSON (re-importable) or Markdown.
+    Export(commands::export::Args),
     /// Show or set the context's mode: remember, recall_only or paused.
     Mode(commands::mode::Args),
     /// Show what the context holds and where capture stands.
@@ -93,6 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Contexts(args) => commands::contexts::run(&env, args),
         Command::Status(args) => commands::status::run(&env, args),
         Command::Mode(args) => commands::mode::run(&env, args),
+        Command::Export(args) => commands::export::run(&env, args),
         Command::Capture(args) => commands::capture::run(&env, args),
         Command::Eval(args) => commands::eval::run(&env, args),
         Command::Scenario(args) => commands::scenario::run(&env, args),

@@ -166,3 +166,34 @@ fn a_paused_context_captures_and_recalls_nothing_and_stays_paused() {
     minne(&data).args(["--context", "work", "import", "--format", "transcript"]).arg(&file).assert().success();
     assert_eq!(row_count(&data.join("work.sqlite"), "messages"), 4, "modes are per context: work still remembers");
 }
+
+#[test]
+fn export_is_reimportable_and_a_forget_removes_the_export_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(&file, TRANSCRIPT).unwrap();
+    minne(&data).args(["import", "--format", "transcript"]).arg(&file).assert().success();
+    let out = dir.path().join("export.json");
+    let report = json(minne(&data).args(["export", "--json", "--format", "json", "--out"]).arg(&out));
+    assert_eq!(report["messages"], 4);
+    let exported: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let first = &exported["sessions"][0]["messages"][0];
+    assert!(first["text"].as_str().unwrap().contains("peanuts"));
+    assert!(first["episodes"][0]["kind"].is_string(), "the export carries each message's episodes with provenance");
+
+    // Re-importing the export into its own context adds nothing; into another, everything.
+    let again = json(minne(&data).args(["import", "--json", "--format", "transcript"]).arg(&out));
+    assert_eq!(again["messages_added"], 0, "an export re-imported where it came from is a no-op");
+    let other = json(minne(&data).args(["--context", "work", "import", "--json", "--format", "transcript"]).arg(&out));
+    assert_eq!(other["messages_added"], 4, "the export is complete: every message comes back elsewhere");
+
+    let md = dir.path().join("export.md");
+    minne(&data).args(["export", "--format", "markdown", "--out"]).arg(&md).assert().success();
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.starts_with("# Minne export") && text.contains("peanuts"));
+
+    let receipt = json(minne(&data).args(["forget", "--json", "--all-in-context", "--yes"]));
+    assert_eq!(receipt["exports"], 2, "both export files held forgotten content and were removed");
+    assert!(!out.exists() && !md.exists());
+}

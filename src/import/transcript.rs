@@ -29,6 +29,10 @@ use crate::model::Role;
 #[serde(deny_unknown_fields)]
 struct File {
     sessions: Vec<Session>,
+    /// Present in files `minne export --format json` wrote: session ids are then kept as the
+    /// exact session keys, so re-importing an export into its own context adds nothing.
+    #[serde(default)]
+    minne_export: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -52,6 +56,7 @@ struct Message {
 /// Parses a transcript; the error is a sentence for the user.
 pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
     let file: File = serde_json::from_str(text).map_err(|e| json_error(&e, "transcript"))?;
+    let exported = file.minne_export.is_some();
     let mut out = Vec::with_capacity(file.sessions.len());
     for (si, session) in file.sessions.into_iter().enumerate() {
         let mut messages = Vec::with_capacity(session.messages.len());
@@ -74,6 +79,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
             });
         }
         let key = match session.id.filter(|id| !id.trim().is_empty()) {
+            Some(id) if exported => id,
             Some(id) => format!("transcript:{id}"),
             None => match messages.first() {
                 Some(first) => {

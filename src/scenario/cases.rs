@@ -221,9 +221,7 @@ pub fn load(path: &Path) -> Result<CaseFile> {
 pub fn parse(bytes: &[u8]) -> Result<CaseFile> {
     let file: CaseFile = serde_json::from_slice(bytes).map_err(|e| {
         Error::InvalidInput(format!(
-            "not a cases file (line {}, column {}): {e}; the format is in the file's `conventions` and shared/cases/README.md",
-            e.line(),
-            e.column()
+            "not a cases file: {e}; the format is in the file's `conventions` and shared/cases/README.md"
         ))
     })?;
     validate(&file)?;
@@ -252,6 +250,31 @@ fn validate(file: &CaseFile) -> Result<()> {
             }
             if let Err(e) = m.role() {
                 return bad(&case.id, format!("message `{}`: {e}", m.id));
+            }
+        }
+        for action in &case.actions {
+            let args: &[&str] = match action.kind.as_str() {
+                "delete_memory" => &["match"],
+                "delete_conversation" => &["conversation_id"],
+                "forget_context" => &["context"],
+                "forget_time_range" => &["from", "to"],
+                _ => &[],
+            };
+            for name in args {
+                action.str_arg(&case.id, name)?;
+            }
+            if action.kind == "forget_time_range" {
+                for name in ["from", "to"] {
+                    let text = action.str_arg(&case.id, name)?;
+                    if let Err(e) = DateTime::parse_from_rfc3339(text) {
+                        return bad(
+                            &case.id,
+                            format!(
+                                "action forget_time_range: args.{name} `{text}` is not ISO 8601 with an offset: {e}"
+                            ),
+                        );
+                    }
+                }
             }
         }
         for check in &case.checks {
@@ -352,7 +375,7 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(
-            err.contains("line 1") && err.contains("not a cases file"),
+            err.contains("line 1 column") && err.contains("not a cases file"),
             "the error must say where: {err}"
         );
     }

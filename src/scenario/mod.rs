@@ -35,9 +35,12 @@
 //! # }
 //! ```
 
+mod actions;
 pub mod cases;
+mod checks;
 pub mod observe;
 pub mod runner;
+pub mod scan;
 
 pub use cases::{CaseFile, load};
 pub use observe::{Item, Observation};

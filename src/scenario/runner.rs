@@ -15,9 +15,8 @@ use crate::embed::Embedder;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::{NewMessage, NewSession};
-use crate::recall::RecallQuery;
 use crate::scenario::cases::{Action, Case, CaseFile, CaseMessage, Check};
-use crate::scenario::observe::{Item, Observation, store_dumps};
+use crate::scenario::observe::Observation;
 
 /// The top-k of a recall check that names none (the conventions' default).
 pub const DEFAULT_CHECK_K: usize = 10;
@@ -152,12 +151,6 @@ fn timeline(case: &Case) -> Vec<(DateTime<Utc>, Step<'_>)> {
         .collect()
 }
 
-/// What a check gave: an observation, or why there is none.
-enum Outcome {
-    Observed(Observation),
-    LeftOut(String),
-}
-
 fn run_case(
     case: &Case,
     base_dir: &Path,
@@ -279,25 +272,25 @@ fn load_bulk(case: &Case, base_dir: &Path) -> Result<HashMap<String, Vec<CaseMes
 }
 
 /// The state of one running case.
-struct CaseRun<'a> {
-    case: &'a Case,
-    data_dir: PathBuf,
-    clock: Arc<FixedClock>,
-    embedder: Arc<dyn Embedder>,
+pub(super) struct CaseRun<'a> {
+    pub(super) case: &'a Case,
+    pub(super) data_dir: PathBuf,
+    pub(super) clock: Arc<FixedClock>,
+    pub(super) embedder: Arc<dyn Embedder>,
     /// Open contexts, by name; emptied by a restart.
-    engines: BTreeMap<String, Engine>,
+    pub(super) engines: BTreeMap<String, Engine>,
     /// The messages of each (context, conversation) so far, so each new one is stored at
     /// its position in the session (recall reads the turn before).
-    conversations: HashMap<(String, String), Vec<NewMessage>>,
+    pub(super) conversations: HashMap<(String, String), Vec<NewMessage>>,
     /// Case message id → episodes its capture stored.
-    acks: HashMap<String, u64>,
+    pub(super) acks: HashMap<String, u64>,
     /// Bulk file name → its messages.
-    bulk: HashMap<String, Vec<CaseMessage>>,
+    pub(super) bulk: HashMap<String, Vec<CaseMessage>>,
     /// Set at the first step the product cannot carry out: later checks are left out, since
     /// what they observe would not be what the case describes.
-    blocked: Option<String>,
-    observed: BTreeMap<String, Observation>,
-    report: CaseReport,
+    pub(super) blocked: Option<String>,
+    pub(super) observed: BTreeMap<String, Observation>,
+    pub(super) report: CaseReport,
 }
 
 impl CaseRun<'_> {
@@ -323,7 +316,7 @@ impl CaseRun<'_> {
     }
 
     /// Records that the product cannot carry out a step; checks after it are left out.
-    fn block(&mut self, reason: String) {
+    pub(super) fn block(&mut self, reason: String) {
         self.report.notes.push(reason.clone());
         if self.blocked.is_none() {
             self.blocked = Some(reason);
@@ -332,7 +325,7 @@ impl CaseRun<'_> {
 
     /// The open engine of `name`, opening it on first use; `None` when Minne has no such
     /// context (it can only create the built-in ones so far).
-    fn engine(&mut self, name: &str) -> Result<Option<&mut Engine>> {
+    pub(super) fn engine(&mut self, name: &str) -> Result<Option<&mut Engine>> {
         if !self.engines.contains_key(name) {
             let Ok(context) = ContextName::new(name) else {
                 return Ok(None);
@@ -350,7 +343,7 @@ impl CaseRun<'_> {
     }
 
     /// Every context in the data dir, by name.
-    fn context_names(&self) -> Result<Vec<String>> {
+    pub(super) fn context_names(&self) -> Result<Vec<String>> {
         Ok(list_contexts(&self.data_dir)?
             .into_iter()
             .map(|c| c.name.as_str().to_string())
@@ -392,7 +385,7 @@ impl CaseRun<'_> {
     }
 
     /// Imports `messages` per context, one session per conversation, in one import each.
-    fn import_messages(&mut self, messages: &[CaseMessage], source: &str) -> Result<()> {
+    pub(super) fn import_messages(&mut self, messages: &[CaseMessage], source: &str) -> Result<()> {
         for (context, sessions) in sessions_by_context(messages)? {
             let Some(engine) = self.engine(&context)? else {
                 self.block(unknown_context(&context, "an import"));
@@ -406,254 +399,15 @@ impl CaseRun<'_> {
         }
         Ok(())
     }
-
-    fn action(&mut self, action: &Action) -> Result<()> {
-        match action.kind.as_str() {
-            "delete_memory" => {
-                let needle = action.str_arg(&self.case.id, "match")?.to_lowercase();
-                let mut deleted = 0;
-                for name in self.context_names()? {
-                    let Some(engine) = self.engine(&name)? else {
-                        continue;
-                    };
-                    let count = engine.episode_count()? as usize;
-                    let matching: Vec<_> = engine
-                        .list_episodes(count, 0)?
-                        .into_iter()
-                        .filter(|e| e.text.to_lowercase().contains(&needle))
-                        .map(|e| e.id)
-                        .collect();
-                    for id in matching {
-                        engine.forget_episode(id)?;
-                        deleted += 1;
-                    }
-                }
-                self.report.notes.push(format!(
-                    "delete_memory `{needle}`: {deleted} episodes forgotten"
-                ));
-                Ok(())
-            }
-            "restart" => {
-                // Closing every engine drops its connection and whatever it cached; the
-                // embedding model holds no memories and is kept loaded.
-                self.engines.clear();
-                Ok(())
-            }
-            "bulk_generate" => {
-                let name = action
-                    .args
-                    .get("file")
-                    .and_then(|f| f.as_str())
-                    .map(str::to_string)
-                    .or_else(|| {
-                        self.case
-                            .setup
-                            .bulk_generate
-                            .as_ref()
-                            .map(|b| b.file.clone())
-                    })
-                    .unwrap_or_default();
-                let messages = self.bulk.get(&name).cloned().unwrap_or_default();
-                self.import_messages(&messages, &name)
-            }
-            "edit_memory"
-            | "delete_conversation"
-            | "forget_context"
-            | "forget_time_range"
-            | "set_context_policy"
-            | "run_consolidation"
-            | "export" => {
-                self.block(format!(
-                    "action `{}` at {}: Minne has no engine call for it yet",
-                    action.kind, action.at
-                ));
-                Ok(())
-            }
-            other => {
-                self.block(format!(
-                    "action `{other}` at {}: not an action of the conventions",
-                    action.at
-                ));
-                Ok(())
-            }
-        }
-    }
-
-    fn check(&mut self, check: &Check) {
-        let outcome = match &self.blocked {
-            Some(reason) => Ok(Outcome::LeftOut(format!(
-                "after an unsupported step: {reason}"
-            ))),
-            None => match check.kind.as_str() {
-                "recall" => self.recall(check),
-                "inspect" => self.inspect(check),
-                "raw_store_scan" => self.raw_store_scan(check),
-                "capture_ack" => Ok(self.capture_ack(check)),
-                "list_time_range" => Ok(Outcome::LeftOut(
-                    "Minne has no list-by-time call yet".into(),
-                )),
-                "export" => Ok(Outcome::LeftOut("Minne has no export call yet".into())),
-                other => Ok(Outcome::LeftOut(format!(
-                    "`{other}` is not a check type of the conventions"
-                ))),
-            },
-        };
-        match outcome {
-            Ok(Outcome::Observed(obs)) => {
-                self.observed.insert(check.id.clone(), obs);
-                self.report.observed.push(check.id.clone());
-            }
-            Ok(Outcome::LeftOut(reason)) => {
-                self.report.left_out.push(LeftOut {
-                    check: check.id.clone(),
-                    reason,
-                });
-            }
-            Err(e) => {
-                let reason = format!("the engine failed at check {}: {e}", check.id);
-                self.report.left_out.push(LeftOut {
-                    check: check.id.clone(),
-                    reason: reason.clone(),
-                });
-                self.block(reason);
-            }
-        }
-    }
-
-    /// The product's recall with the check's k (10 by default) and its own threshold, run
-    /// `repeat` times for the latencies.
-    fn recall(&mut self, check: &Check) -> Result<Outcome> {
-        let context = check
-            .context
-            .clone()
-            .unwrap_or_else(|| "personal".to_string());
-        let text = check.query.clone().unwrap_or_default();
-        let Some(engine) = self.engine(&context)? else {
-            return Ok(Outcome::LeftOut(unknown_context(&context, "the recall")));
-        };
-        let query = RecallQuery {
-            k: check.k.unwrap_or(DEFAULT_CHECK_K),
-            ..RecallQuery::new(text)
-        };
-        let mut latencies_ms = Vec::new();
-        let mut first = None;
-        for _ in 0..check.repeat.unwrap_or(1).max(1) {
-            let started = Instant::now();
-            let hits = engine.recall(&query)?;
-            latencies_ms.push(started.elapsed().as_secs_f64() * 1000.0);
-            first.get_or_insert(hits);
-        }
-        let items = first
-            .unwrap_or_default()
-            .iter()
-            .map(|h| Item::from_episode(&h.episode, &context))
-            .collect();
-        Ok(Outcome::Observed(Observation::Recall {
-            items,
-            latencies_ms,
-        }))
-    }
-
-    /// What the memory panel lists: `all` (every context) or `context:<name>`, paged by
-    /// offset as the panel and `minne list --offset` page. Minne supersedes nothing yet, so
-    /// `include_superseded` changes nothing.
-    fn inspect(&mut self, check: &Check) -> Result<Outcome> {
-        let scope = check.scope.as_deref().unwrap_or("all");
-        let contexts = match scope {
-            "all" => self.context_names()?,
-            s if s.starts_with("context:") => vec![s.trim_start_matches("context:").to_string()],
-            "user_profile" => {
-                return Ok(Outcome::LeftOut(
-                    "Minne has no user-profile listing yet".into(),
-                ));
-            }
-            s if s.starts_with("entity:") => {
-                return Ok(Outcome::LeftOut(
-                    "Minne has no per-entity listing yet".into(),
-                ));
-            }
-            other => {
-                return Ok(Outcome::LeftOut(format!(
-                    "`{other}` is not an inspect scope of the conventions"
-                )));
-            }
-        };
-        let offset = match check.page.as_ref().and_then(|p| p.cursor.as_deref()) {
-            None => 0,
-            Some(c) => match c.parse::<usize>() {
-                Ok(n) => n,
-                Err(_) => {
-                    return Ok(Outcome::LeftOut(format!(
-                        "cursor `{c}` is not an offset Minne gave"
-                    )));
-                }
-            },
-        };
-        let page_size = check.page.as_ref().map(|p| p.page_size);
-        let mut items = Vec::new();
-        let mut total = 0u64;
-        let mut skip = offset;
-        for name in contexts {
-            let Some(engine) = self.engine(&name)? else {
-                return Ok(Outcome::LeftOut(unknown_context(&name, "the listing")));
-            };
-            let count = engine.episode_count()?;
-            total += count;
-            let count = count as usize;
-            if skip >= count {
-                skip -= count;
-                continue;
-            }
-            let want = page_size.map_or(count, |size| size.saturating_sub(items.len()));
-            if want == 0 {
-                continue;
-            }
-            for e in engine.list_episodes(want, skip)? {
-                items.push(Item::from_episode(&e, &name));
-            }
-            skip = 0;
-        }
-        let next = offset + items.len();
-        let next_cursor = (page_size.is_some() && (next as u64) < total).then(|| next.to_string());
-        Ok(Outcome::Observed(Observation::Inspect {
-            items,
-            total_count: total,
-            next_cursor,
-        }))
-    }
-
-    /// The raw bytes of every file in the data dir, WAL included, split by store (see
-    /// [`store_dumps`]). Every context is open while the files are read, as in a running app.
-    fn raw_store_scan(&mut self, check: &Check) -> Result<Outcome> {
-        for name in self.context_names()? {
-            self.engine(&name)?;
-        }
-        let stores = store_dumps(&self.data_dir, &check.stores)?;
-        Ok(Outcome::Observed(Observation::RawStoreScan { stores }))
-    }
-
-    fn capture_ack(&mut self, check: &Check) -> Outcome {
-        let id = check.message_id.clone().unwrap_or_default();
-        match self.acks.get(&id) {
-            Some(&n) => Outcome::Observed(Observation::CaptureAck { stored_items: n }),
-            None if self.case.setup.is_backfill() => Outcome::LeftOut(
-                "a backfill is one import with one report, not one per message".into(),
-            ),
-            None => Outcome::LeftOut(format!(
-                "message {id} had not been captured at {}",
-                check.at
-            )),
-        }
-    }
 }
 
-fn unknown_context(name: &str, what: &str) -> String {
+pub(super) fn unknown_context(name: &str, what: &str) -> String {
     format!(
         "{what} is in context `{name}`, which Minne cannot create through its API yet (only work and personal exist)"
     )
 }
 
-fn session_key(conversation_id: &str) -> String {
+pub(super) fn session_key(conversation_id: &str) -> String {
     format!("scenario:{conversation_id}")
 }
 

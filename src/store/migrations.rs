@@ -157,4 +157,15 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         receipt   TEXT NOT NULL              -- JSON counts per kind of record removed
     );
     "#,
+    // 5: export files Minne wrote, tracked so a forget can remove them too (seed 003:
+    // deletion reaches exports).
+    r#"
+    CREATE TABLE exports (
+        id          INTEGER PRIMARY KEY,
+        path        TEXT NOT NULL,           -- absolute path of the file written
+        format      TEXT NOT NULL,           -- `json` or `markdown`
+        sha256      TEXT NOT NULL,           -- of the bytes written, to notice a changed file
+        created_at  TEXT NOT NULL            -- RFC 3339 UTC
+    );
+    "#,
 ];

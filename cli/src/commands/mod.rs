@@ -13,6 +13,7 @@ use crate::lazy::LazyEmbedder;
 pub mod capture;
 pub mod contexts;
 pub mod eval;
+pub mod export;
 pub mod forget;
 pub mod import;
 pub mod list;

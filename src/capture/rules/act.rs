@@ -63,7 +63,19 @@ pub(crate) fn classify(
             // her.") always says what is promised, so it is content.
             Class::Marker(kind)
         } else if question && kind.is_none() {
-            let own = words.iter().any(|w| cues::first_person(w, cx.lang, false)) || cx.people > 0;
+            // "How do I convert ...?" asks for a fact; "Can you remind me ...?" is about the user.
+            let how_do_i = |k: usize| {
+                k > 0
+                    && [
+                        "do", "can", "should", "could", "would", "kan", "ska", "skal", "bør",
+                        "borde",
+                    ]
+                    .contains(&words[k - 1])
+            };
+            let own =
+                words.iter().enumerate().any(|(k, w)| {
+                    cues::first_person(w, cx.lang, false) && !(*w == "i" && how_do_i(k))
+                }) || cx.people > 0;
             if cx.role == Role::User && own {
                 Class::Content
             } else {
@@ -122,9 +134,10 @@ fn kind_of(
                 Some(ActKind::Decision)
             } else if commitment && !hedged {
                 Some(ActKind::Commitment)
-            } else if contrast
-                || (denial(all) && (cx.has_time || copula(words)))
-                || actually(all, cx)
+            } else if !hedged
+                && (contrast
+                    || (denial(all) && (cx.has_time || copula(words)))
+                    || actually(all, cx))
             {
                 Some(ActKind::Correction)
             } else {

@@ -71,7 +71,24 @@ pub(crate) fn split_clauses(
     for s in sentences {
         let mut start = s.start;
         for k in s.clone() {
-            if !t[k].is_any(&["and", "but", "so", "och", "men", "så", "og"]) || k + 1 >= s.end {
+            if k + 1 >= s.end {
+                continue;
+            }
+            // "Had a great chat with Wilhelmina tonight — she's moving to Vancouver in June!":
+            // a dash between two clauses with times of their own joins two happenings.
+            if t[k].is_any(&["—", "–"]) && !fixes(t, &s) {
+                let words = |r: Range<usize>| t[r].iter().filter(|w| w.is_word()).count();
+                if timed(&(start..k))
+                    && timed(&(k + 1..s.end))
+                    && words(start..k) >= 3
+                    && words(k + 1..s.end) >= 3
+                {
+                    out.push(start..k);
+                    start = k + 1;
+                }
+                continue;
+            }
+            if !t[k].is_any(&["and", "but", "so", "och", "men", "så", "og"]) {
                 continue;
             }
             let person = |w: &Token<'_>| cues::first_person(&w.low, lang, true);
@@ -98,6 +115,17 @@ pub(crate) fn split_clauses(
         out.push(start..s.end);
     }
     out
+}
+
+/// Whether a sentence corrects a value ("I told you the 9th — it's actually the 10th"): its
+/// dash then sets the new value against the old, within one happening.
+fn fixes(t: &[Token<'_>], s: &Range<usize>) -> bool {
+    let words: Vec<&str> = t[s.clone()].iter().map(|w| w.low.as_str()).collect();
+    cues::any(&words, cues::CORRECTION)
+        || cues::any(&words, cues::RETRACTION)
+        || words
+            .iter()
+            .any(|w| ["actually", "egentligen", "faktiskt", "faktisk"].contains(w))
 }
 
 /// Words that tie a clause to the one before it in time.

@@ -4,6 +4,7 @@
 use chrono::{Duration, Weekday};
 
 use super::lexicon::{self, Part, Unit};
+use super::phrases::{RELATIVE_DAYS, SPANS, WEEKDAY_MODES, WEEKENDS, WEEKS};
 use crate::capture::rules::token::{Kind, Token};
 
 /// How a weekday was qualified.
@@ -130,70 +131,7 @@ pub(crate) fn at(t: &[Token<'_>], i: usize) -> Hit {
 }
 
 fn relative_day(t: &[Token<'_>], i: usize) -> Hit {
-    use Atom::{Day, DayPart, EarlierToday, LaterToday, NightBySense};
-    use lexicon::Part::{Afternoon, Evening, Morning, Night};
-    let table: &[(&[&str], Atom)] = &[
-        (&["the", "day", "after", "tomorrow"], Day(2)),
-        (&["day", "after", "tomorrow"], Day(2)),
-        (&["the", "day", "before", "yesterday"], Day(-2)),
-        (&["day", "before", "yesterday"], Day(-2)),
-        (&["earlier", "this", "morning"], DayPart(0, Morning)),
-        (&["earlier", "today"], EarlierToday),
-        (&["tidigare", "idag"], EarlierToday),
-        (&["tidigare", "i", "dag"], EarlierToday),
-        (&["tidligere", "i", "dag"], EarlierToday),
-        (&["later", "today"], LaterToday),
-        (&["senare", "idag"], LaterToday),
-        (&["senare", "i", "dag"], LaterToday),
-        (&["senere", "i", "dag"], LaterToday),
-        (&["i", "morgen", "tidlig"], DayPart(1, Morning)),
-        (&["i", "morgon", "bitti"], DayPart(1, Morning)),
-        (&["i", "går", "aftes"], DayPart(-1, Evening)),
-        (&["this", "morning"], DayPart(0, Morning)),
-        (&["this", "afternoon"], DayPart(0, Afternoon)),
-        (&["this", "evening"], DayPart(0, Evening)),
-        (&["last", "night"], DayPart(-1, Night)),
-        (&["today"], Day(0)),
-        (&["tonight"], DayPart(0, Night)),
-        (&["tomorrow"], Day(1)),
-        (&["yesterday"], Day(-1)),
-        (&["today's"], Day(0)),
-        (&["tonight's"], DayPart(0, Night)),
-        (&["tomorrow's"], Day(1)),
-        (&["yesterday's"], Day(-1)),
-        (&["idag"], Day(0)),
-        (&["i", "dag"], Day(0)),
-        (&["imorgon"], Day(1)),
-        (&["i", "morgon"], Day(1)),
-        (&["imorgen"], Day(1)),
-        (&["i", "morgen"], Day(1)),
-        (&["igår"], Day(-1)),
-        (&["i", "går"], Day(-1)),
-        (&["i", "övermorgon"], Day(2)),
-        (&["i", "overmorgen"], Day(2)),
-        (&["i", "förrgår"], Day(-2)),
-        (&["i", "forgårs"], Day(-2)),
-        (&["i", "forgår"], Day(-2)),
-        (&["imorse"], DayPart(0, Morning)),
-        (&["i", "morse"], DayPart(0, Morning)),
-        (&["imorges"], DayPart(0, Morning)),
-        (&["i", "morges"], DayPart(0, Morning)),
-        (&["i", "förmiddags"], DayPart(0, Morning)),
-        (&["i", "formiddags"], DayPart(0, Morning)),
-        (&["i", "formiddag"], DayPart(0, Morning)),
-        (&["i", "förmiddag"], DayPart(0, Morning)),
-        (&["i", "eftermiddags"], DayPart(0, Afternoon)),
-        (&["i", "eftermiddag"], DayPart(0, Afternoon)),
-        (&["ikväll"], DayPart(0, Evening)),
-        (&["i", "kväll"], DayPart(0, Evening)),
-        (&["i", "aften"], DayPart(0, Evening)),
-        (&["i", "aftes"], DayPart(-1, Evening)),
-        (&["inatt"], NightBySense),
-        (&["i", "natt"], NightBySense),
-        (&["inat"], NightBySense),
-        (&["i", "nat"], NightBySense),
-    ];
-    table
+    RELATIVE_DAYS
         .iter()
         .find_map(|(words, atom)| seq(t, i, words).map(|end| (end, atom.clone())))
 }
@@ -306,31 +244,7 @@ fn amount(t: &[Token<'_>], i: usize, nordic: bool) -> Option<(usize, Amount)> {
 }
 
 fn week(t: &[Token<'_>], i: usize) -> Hit {
-    let table: &[(&[&str], i64)] = &[
-        (&["the", "week", "after", "next"], 2),
-        (&["this", "week"], 0),
-        (&["den", "här", "veckan"], 0),
-        (&["denna", "vecka"], 0),
-        (&["i", "veckan"], 0),
-        (&["i", "denne", "uge"], 0),
-        (&["denne", "uge"], 0),
-        (&["i", "den", "her", "uge"], 0),
-        (&["next", "week"], 1),
-        (&["i", "nästa", "vecka"], 1),
-        (&["nästa", "vecka"], 1),
-        (&["kommande", "vecka"], 1),
-        (&["i", "næste", "uge"], 1),
-        (&["næste", "uge"], 1),
-        (&["kommende", "uge"], 1),
-        (&["last", "week"], -1),
-        (&["i", "förra", "veckan"], -1),
-        (&["förra", "veckan"], -1),
-        (&["i", "sidste", "uge"], -1),
-        (&["sidste", "uge"], -1),
-        (&["i", "forrige", "uge"], -1),
-        (&["forrige", "uge"], -1),
-    ];
-    if let Some(hit) = table
+    if let Some(hit) = WEEKS
         .iter()
         .find_map(|(w, n)| seq(t, i, w).map(|e| (e, Atom::Week(*n))))
     {
@@ -359,76 +273,13 @@ fn week(t: &[Token<'_>], i: usize) -> Hit {
 }
 
 fn weekend(t: &[Token<'_>], i: usize) -> Hit {
-    use WeekendRef::*;
-    let table: &[(&[&str], WeekendRef)] = &[
-        (&["this", "weekend"], Sensed),
-        (&["over", "the", "weekend"], Sensed),
-        (&["at", "the", "weekend"], Sensed),
-        (&["on", "the", "weekend"], Sensed),
-        (&["the", "weekend"], Sensed),
-        (&["i", "helgen"], Sensed),
-        (&["till", "helgen"], Sensed),
-        (&["över", "helgen"], Sensed),
-        (&["under", "helgen"], Sensed),
-        (&["over", "weekenden"], Sensed),
-        (&["den", "här", "helgen"], Sensed),
-        (&["denna", "helg"], Sensed),
-        (&["i", "weekenden"], Sensed),
-        (&["til", "weekenden"], Sensed),
-        (&["denne", "weekend"], Sensed),
-        (&["next", "weekend"], Next),
-        (&["nästa", "helg"], Next),
-        (&["næste", "weekend"], Next),
-        (&["last", "weekend"], Last),
-        (&["förra", "helgen"], Last),
-        (&["sidste", "weekend"], Last),
-        (&["forrige", "weekend"], Last),
-    ];
-    table
+    WEEKENDS
         .iter()
         .find_map(|(w, r)| seq(t, i, w).map(|e| (e, Atom::Weekend(*r))))
 }
 
 fn month_or_year(t: &[Token<'_>], i: usize) -> Hit {
-    let table: &[(&[&str], Atom)] = &[
-        (&["the", "end", "of", "the", "month"], Atom::EndOfMonth),
-        (&["the", "end", "of", "this", "month"], Atom::EndOfMonth),
-        (&["end", "of", "the", "month"], Atom::EndOfMonth),
-        (&["end", "of", "month"], Atom::EndOfMonth),
-        (&["slutet", "av", "månaden"], Atom::EndOfMonth),
-        (&["månadsskiftet"], Atom::EndOfMonth),
-        (&["udgangen", "af", "måneden"], Atom::EndOfMonth),
-        (&["slutningen", "af", "måneden"], Atom::EndOfMonth),
-        (&["the", "end", "of", "the", "week"], Atom::EndOfWeek),
-        (&["end", "of", "the", "week"], Atom::EndOfWeek),
-        (&["slutet", "av", "veckan"], Atom::EndOfWeek),
-        (&["udgangen", "af", "ugen"], Atom::EndOfWeek),
-        (&["slutningen", "af", "ugen"], Atom::EndOfWeek),
-        (&["next", "month"], Atom::RelMonth(1)),
-        (&["nästa", "månad"], Atom::RelMonth(1)),
-        (&["i", "næste", "måned"], Atom::RelMonth(1)),
-        (&["næste", "måned"], Atom::RelMonth(1)),
-        (&["last", "month"], Atom::RelMonth(-1)),
-        (&["förra", "månaden"], Atom::RelMonth(-1)),
-        (&["i", "sidste", "måned"], Atom::RelMonth(-1)),
-        (&["sidste", "måned"], Atom::RelMonth(-1)),
-        (&["forrige", "måned"], Atom::RelMonth(-1)),
-        (&["this", "month"], Atom::RelMonth(0)),
-        (&["den", "här", "månaden"], Atom::RelMonth(0)),
-        (&["denna", "månad"], Atom::RelMonth(0)),
-        (&["i", "denne", "måned"], Atom::RelMonth(0)),
-        (&["denne", "måned"], Atom::RelMonth(0)),
-        (&["next", "year"], Atom::RelYear(1)),
-        (&["nästa", "år"], Atom::RelYear(1)),
-        (&["næste", "år"], Atom::RelYear(1)),
-        (&["last", "year"], Atom::RelYear(-1)),
-        (&["förra", "året"], Atom::RelYear(-1)),
-        (&["i", "fjol"], Atom::RelYear(-1)),
-        (&["sidste", "år"], Atom::RelYear(-1)),
-        (&["this", "year"], Atom::RelYear(0)),
-        (&["i", "år"], Atom::RelYear(0)),
-    ];
-    if let Some(hit) = table
+    if let Some(hit) = SPANS
         .iter()
         .find_map(|(w, a)| seq(t, i, w).map(|e| (e, a.clone())))
     {
@@ -575,26 +426,7 @@ fn numeric_date(t: &[Token<'_>], i: usize) -> Hit {
 }
 
 fn weekday(t: &[Token<'_>], i: usize) -> Hit {
-    let modes: &[(&[&str], WdMode)] = &[
-        (&["this", "coming"], WdMode::Future),
-        (&["nu", "på"], WdMode::Future),
-        (&["this"], WdMode::Future),
-        (&["coming"], WdMode::Future),
-        (&["på"], WdMode::Future),
-        (&["kommande"], WdMode::Future),
-        (&["kommende"], WdMode::Future),
-        (&["next"], WdMode::Next),
-        (&["nästa"], WdMode::Next),
-        (&["næste"], WdMode::Next),
-        (&["last"], WdMode::Past),
-        (&["past"], WdMode::Past),
-        (&["förra"], WdMode::Past),
-        (&["sidste"], WdMode::Past),
-        (&["forrige"], WdMode::Past),
-        (&["on"], WdMode::Bare),
-        (&["i"], WdMode::Bare),
-    ];
-    let (j, mode) = modes
+    let (j, mode) = WEEKDAY_MODES
         .iter()
         .find_map(|(w, m)| seq(t, i, w).map(|e| (e, *m)))
         .unwrap_or((i, WdMode::Bare));
@@ -695,7 +527,9 @@ fn clock(t: &[Token<'_>], i: usize) -> Hit {
     let two_digit_hour = tok.raw.find('.') == Some(2);
     let money = |k: Option<usize>| {
         k.and_then(|k| t.get(k)).is_some_and(|w| {
-            w.is_any(&["$", "£", "€", "kr", "sek", "dkk", "nok", "usd", "eur", "gbp", "kronor", "kroner"])
+            w.is_any(&[
+                "$", "£", "€", "kr", "sek", "dkk", "nok", "usd", "eur", "gbp", "kronor", "kroner",
+            ])
         })
     };
     let priced = money(j.checked_sub(1)) || money(Some(j + 1));

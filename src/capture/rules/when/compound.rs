@@ -235,7 +235,8 @@ fn read_prefix(t: &[Token<'_>], sentence: &Range<usize>, c: &mut Compound) {
     }
     // "until 9 pm on Saturdays", "kl. 8 på lördagar": a recurring time is no one interval.
     let after = (c.tokens.end..(c.tokens.end + 3).min(sentence.end)).map(|i| &t[i]);
-    c.vague |= after.take_while(|w| w.is_any(CONNECTORS) || super::lexicon::weekday_plural(&w.low))
+    c.vague |= after
+        .take_while(|w| w.is_any(CONNECTORS) || super::lexicon::weekday_plural(&w.low))
         .any(|w| super::lexicon::weekday_plural(&w.low));
 }
 
@@ -246,6 +247,6 @@ fn lexical_sense(t: &[Token<'_>], c: &Compound) -> Option<Sense> {
         return Some(Sense::Future);
     }
     let prev = c.tokens.start.checked_sub(1).and_then(|i| t.get(i))?;
-    prev.is_any(&["for", "until", "till", "tills", "indtil", "til"])
+    prev.is_any(&["for", "until", "till", "tills", "indtil", "til", "to"])
         .then_some(Sense::Future)
 }

@@ -57,13 +57,27 @@ pub(crate) fn weekday(word: &str) -> Option<(Weekday, bool)> {
 /// A plural weekday or weekend ("Saturdays", "lördagar", "lørdage", "weekends"): a habit, not
 /// a date.
 pub(crate) fn weekday_plural(word: &str) -> bool {
-    const EN: [&str; 8] =
-        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend"];
-    const SV: [&str; 7] = ["måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag", "söndag"];
-    const DA: [&str; 8] =
-        ["mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag", "søndag", "weekend"];
+    const EN: [&str; 8] = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "weekend",
+    ];
+    const SV: [&str; 7] = [
+        "måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag", "söndag",
+    ];
+    const DA: [&str; 8] = [
+        "mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag", "søndag", "weekend",
+    ];
     let plural = |stems: &[&str], endings: &[&str]| {
-        stems.iter().any(|s| word.strip_prefix(s).is_some_and(|rest| endings.contains(&rest)))
+        stems.iter().any(|s| {
+            word.strip_prefix(s)
+                .is_some_and(|rest| endings.contains(&rest))
+        })
     };
     // Swedish "i fredags" ends in -s too, but is one past Friday: English takes -s only.
     plural(&EN, &["s"])

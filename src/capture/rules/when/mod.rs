@@ -9,6 +9,7 @@
 mod atom;
 mod compound;
 mod lexicon;
+mod phrases;
 mod resolve;
 
 use std::ops::Range;
@@ -86,7 +87,9 @@ pub(crate) fn pick(
         let c = &all[k];
         c.tokens.start > 0
             && t[c.tokens.start - 1].is_any(&["from", "från", "fra"])
-            && found.iter().any(|&o| o > k && all[o].sentence == c.sentence)
+            && found
+                .iter()
+                .any(|&o| o > k && all[o].sentence == c.sentence)
     };
     let kept: Vec<usize> = found.iter().copied().filter(|&k| !moved_from(k)).collect();
     found = kept;

@@ -1,0 +1,225 @@
+//! Export (issue 6): everything a context holds, with provenance, as JSON that Minne
+//! re-imports (`--format transcript`) or as Markdown a person reads. Files are written
+//! owner-only and tracked, so a later forget removes them too; export respects tombstones
+//! because forgotten messages are no longer in the store.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::Offset;
+use rusqlite::params;
+use serde::Serialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::import::transcript::hex;
+use crate::store::{fmt_utc, parse_utc};
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// Complete and re-importable: Minne's transcript format with each message's episodes.
+    Json,
+    /// Readable by a person.
+    Markdown,
+}
+
+impl std::str::FromStr for ExportFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "json" => Ok(ExportFormat::Json),
+            "markdown" | "md" => Ok(ExportFormat::Markdown),
+            other => Err(Error::InvalidInput(format!("unknown export format `{other}`: use json or markdown"))),
+        }
+    }
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExportReport {
+    /// The file written.
+    pub path: PathBuf,
+    /// Sessions exported.
+    pub sessions: usize,
+    /// Messages exported.
+    pub messages: usize,
+    /// Episodes exported.
+    pub episodes: usize,
+}
+
+impl Engine {
+    /// The whole context as a JSON value in the export shape (also what `export` writes).
+    pub fn export_value(&self) -> Result<Value> {
+        let conn = self.store.conn();
+        let mut sessions_out = Vec::new();
+        let mut sessions = conn.prepare("SELECT id, external_id, source, started_at FROM sessions ORDER BY started_at, id")?;
+        let sessions = sessions
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut messages_stmt = conn.prepare(
+            "SELECT id, external_id, role, actor, text, sent_at, utc_offset_s FROM messages WHERE session_id = ?1 ORDER BY seq, id",
+        )?;
+        let mut episodes_stmt = conn.prepare(
+            "SELECT id, kind, text, span_start, span_end, salience, stability_days, event_expression, event_start, event_end,
+                    (SELECT group_concat(name, char(31)) FROM episode_participants p WHERE p.episode_id = episodes.id)
+             FROM episodes WHERE message_id = ?1 ORDER BY span_start",
+        )?;
+        for (session_id, key, source) in sessions {
+            let messages = messages_stmt
+                .query_map([session_id], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, i64>(6)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut messages_out = Vec::new();
+            for (id, external_id, role, actor, text, sent_at, offset) in messages {
+                let offset = chrono::FixedOffset::east_opt(offset as i32).unwrap_or_else(|| chrono::Utc.fix());
+                let timestamp = parse_utc(&sent_at)?.with_timezone(&offset).to_rfc3339();
+                let episodes = episodes_stmt
+                    .query_map([id], |r| {
+                        let participants: Option<String> = r.get(10)?;
+                        Ok(json!({
+                            "id": r.get::<_, i64>(0)?,
+                            "kind": r.get::<_, String>(1)?,
+                            "text": r.get::<_, String>(2)?,
+                            "span": [r.get::<_, i64>(3)?, r.get::<_, i64>(4)?],
+                            "salience": r.get::<_, f64>(5)?,
+                            "stability_days": r.get::<_, f64>(6)?,
+                            "event_time": r.get::<_, Option<String>>(7)?.map(|expression| json!({
+                                "expression": expression,
+                                "start": r.get::<_, Option<String>>(8).ok().flatten(),
+                                "end": r.get::<_, Option<String>>(9).ok().flatten(),
+                            })),
+                            "participants": participants.map(|p| p.split('\u{1f}').map(str::to_string).collect::<Vec<_>>()).unwrap_or_default(),
+                        }))
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                messages_out.push(json!({
+                    "id": external_id.unwrap_or_else(|| format!("minne:{id}")),
+                    "role": role,
+                    "actor": actor,
+                    "text": text,
+                    "timestamp": timestamp,
+                    "episodes": episodes,
+                }));
+            }
+            sessions_out.push(json!({"id": key, "source": source, "messages": messages_out}));
+        }
+        Ok(json!({
+            "minne_export": {"version": 1, "context": self.context, "exported_at": fmt_utc(self.clock.now())},
+            "sessions": sessions_out,
+        }))
+    }
+
+    /// Writes the context to `path` (owner-only) in `format` and tracks the file so a later
+    /// forget removes it. Errors: [`Error::Io`] when the file cannot be written.
+    pub fn export(&mut self, format: ExportFormat, path: &Path) -> Result<ExportReport> {
+        let value = self.export_value()?;
+        let sessions = value["sessions"].as_array().map_or(0, Vec::len);
+        let messages: usize = value["sessions"].as_array().map_or(0, |s| {
+            s.iter().map(|s| s["messages"].as_array().map_or(0, Vec::len)).sum()
+        });
+        let episodes: usize = value["sessions"].as_array().map_or(0, |s| {
+            s.iter()
+                .flat_map(|s| s["messages"].as_array().cloned().unwrap_or_default())
+                .map(|m| m["episodes"].as_array().map_or(0, Vec::len))
+                .sum()
+        });
+        let bytes = match format {
+            ExportFormat::Json => serde_json::to_vec_pretty(&value).map_err(|e| Error::InvalidInput(format!("export: {e}")))?,
+            ExportFormat::Markdown => markdown(&value).into_bytes(),
+        };
+        write_private(path, &bytes)?;
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.store.conn().execute(
+            "INSERT INTO exports (path, format, sha256, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                absolute.to_string_lossy(),
+                match format {
+                    ExportFormat::Json => "json",
+                    ExportFormat::Markdown => "markdown",
+                },
+                hex(&Sha256::digest(&bytes)),
+                fmt_utc(self.clock.now())
+            ],
+        )?;
+        Ok(ExportReport { path: absolute, sessions, messages, episodes })
+    }
+
+    /// Removes every tracked export file that is still as Minne wrote it; returns how many
+    /// were removed and a warning for each that was moved or changed (left for the user).
+    pub(crate) fn remove_tracked_exports(&self) -> Result<(usize, Vec<String>)> {
+        let conn = self.store.conn();
+        let mut stmt = conn.prepare("SELECT id, path, sha256 FROM exports")?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let (mut removed, mut warnings) = (0, Vec::new());
+        for (id, path, sha) in rows {
+            match std::fs::read(&path) {
+                Ok(bytes) if hex(&Sha256::digest(&bytes)) == sha => match std::fs::remove_file(&path) {
+                    Ok(()) => removed += 1,
+                    Err(e) => warnings.push(format!("export {path} could not be removed ({e}): delete it yourself")),
+                },
+                Ok(_) => warnings.push(format!("export {path} was changed since Minne wrote it: check it and delete it yourself")),
+                Err(_) => warnings.push(format!("export {path} was moved or deleted: if you still have it elsewhere, delete it yourself")),
+            }
+            conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
+        }
+        Ok((removed, warnings))
+    }
+}
+
+fn markdown(value: &Value) -> String {
+    let mut out = format!(
+        "# Minne export: context `{}`\n\nExported {}.\n",
+        value["minne_export"]["context"].as_str().unwrap_or(""),
+        value["minne_export"]["exported_at"].as_str().unwrap_or("")
+    );
+    for s in value["sessions"].as_array().into_iter().flatten() {
+        out.push_str(&format!("\n## {} ({})\n\n", s["id"].as_str().unwrap_or(""), s["source"].as_str().unwrap_or("")));
+        for m in s["messages"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "- **{}** {}: {}\n",
+                m["timestamp"].as_str().unwrap_or(""),
+                m["actor"].as_str().unwrap_or(""),
+                m["text"].as_str().unwrap_or("").replace('\n', " ")
+            ));
+            for e in m["episodes"].as_array().into_iter().flatten() {
+                out.push_str(&format!(
+                    "  - {} (salience {:.2}): {}\n",
+                    e["kind"].as_str().unwrap_or(""),
+                    e["salience"].as_f64().unwrap_or(0.0),
+                    e["text"].as_str().unwrap_or("").replace('\n', " ")
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    let io = |source| Error::Io { action: "cannot write", path: path.to_path_buf(), source };
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path).map_err(io)?;
+    file.write_all(bytes).map_err(io)?;
+    file.sync_all().map_err(io)
+}
