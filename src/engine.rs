@@ -109,7 +109,9 @@ impl Engine {
     ) -> Result<ImportReport> {
         self.require_capture("capture")?;
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
-        let (sessions_added, messages_added) = self.store_sessions(sessions, source)?;
+        let mut sessions = sessions.to_vec();
+        let (messages_truncated, messages_cleaned) = import::sanitise(&mut sessions);
+        let (sessions_added, messages_added) = self.store_sessions(&sessions, source)?;
         let job = self.run_capture(CaptureReason::Import, progress)?;
         let episodes_added = job.as_ref().map_or(0, |j| j.episodes_added as usize);
         Ok(ImportReport {
@@ -118,6 +120,8 @@ impl Engine {
             messages_seen,
             messages_added,
             episodes_added,
+            messages_truncated,
+            messages_cleaned,
         })
     }
 

@@ -27,6 +27,7 @@
 
 pub mod capture;
 pub mod clock;
+pub mod consolidate;
 pub mod context;
 pub mod embed;
 pub mod engine;

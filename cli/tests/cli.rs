@@ -197,3 +197,52 @@ fn export_is_reimportable_and_a_forget_removes_the_export_file() {
     assert_eq!(receipt["exports"], 2, "both export files held forgotten content and were removed");
     assert!(!out.exists() && !md.exists());
 }
+
+#[test]
+fn a_5_mb_message_nul_bytes_and_deep_nesting_are_handled_and_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let good = dir.path().join("chat.json");
+    std::fs::write(&good, TRANSCRIPT).unwrap();
+    minne(&data).args(["import", "--format", "transcript"]).arg(&good).assert().success();
+    let db = data.join("personal.sqlite");
+    let before = row_count(&db, "messages");
+
+    let huge = "log line with some words in it. ".repeat(5 * 1024 * 1024 / 32);
+    let big = dir.path().join("big.json");
+    let file = serde_json::json!({"sessions": [{"id": "big", "messages": [
+        {"role": "user", "text": huge, "timestamp": "2026-03-03T10:00:00Z"},
+        {"role": "user", "text": "nul\u{0}inside and a bell\u{7}", "timestamp": "2026-03-03T10:01:00Z"}
+    ]}]});
+    std::fs::write(&big, file.to_string()).unwrap();
+    let report = json(minne(&data).args(["import", "--json", "--format", "transcript"]).arg(&big));
+    assert_eq!(report["messages_truncated"], 1, "the 5 MB message is cut, and the report says so");
+    assert_eq!(report["messages_cleaned"], 1, "NUL and control characters are left out, and counted");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let longest: i64 = conn.query_row("SELECT max(length(CAST(text AS BLOB))) FROM messages", [], |r| r.get(0)).unwrap();
+    assert!(longest <= 100_000, "no stored message is longer than the documented limit: {longest}");
+    let cleaned: String =
+        conn.query_row("SELECT text FROM messages WHERE text LIKE 'nul%'", [], |r| r.get(0)).unwrap();
+    assert_eq!(cleaned, "nulinside and a bell");
+    assert_eq!(row_count(&db, "messages"), before + 2, "what was stored before is all still there");
+
+    let deep = dir.path().join("deep.json");
+    let nested = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let text = format!(
+        r#"{{"sessions": [{{"messages": [{{"role": "user", "text": "x", "timestamp": "2026-03-03T10:00:00Z", "extra": {nested}}}]}}]}}"#
+    );
+    std::fs::write(&deep, text).unwrap();
+    // 100,000 levels of nesting in a field Minne ignores: skipped without a stack overflow,
+    // and the message around it is stored.
+    let report = json(minne(&data).args(["import", "--json", "--format", "transcript"]).arg(&deep));
+    assert_eq!(report["messages_added"], 1);
+    let bad_utf8 = dir.path().join("latin1.json");
+    std::fs::write(&bad_utf8, b"{\"sessions\": [{\"messages\": [{\"role\": \"user\", \"text\": \"caf\xe9\"}]}]}").unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&bad_utf8)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not UTF-8"));
+    assert_eq!(row_count(&db, "messages"), before + 3, "the failed import changed nothing");
+}

@@ -35,6 +35,8 @@ use nix::unistd::Pid;
 
 /// How long the UI may take to show something (the app loads the model at start).
 const UI_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the app may take to open its window (about a second when all is well).
+const SESSION_TIMEOUT: Duration = Duration::from_secs(45);
 
 /// The episode the recall must find, the unrelated one it must not prefer, and the query.
 const OFFSITE: &str = "We decided to hold the team offsite in Lisbon in the second week of May.";
@@ -380,7 +382,7 @@ impl Display {
         if let Some(name) = std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) {
             return Display { name, _xvfb: None };
         }
-        let mut command = Command::new("Xvfb");
+        let mut command = watched("Xvfb");
         // -displayfd: Xvfb picks a free display and writes its number on fd 1 once ready.
         command
             .args([
@@ -428,7 +430,7 @@ impl Driver {
                 break p;
             }
         };
-        let mut command = Command::new("tauri-driver");
+        let mut command = watched("tauri-driver");
         command
             .args([
                 "--port",
@@ -465,11 +467,20 @@ impl Driver {
             "tauri:options".into(),
             serde_json::json!({ "application": env!("CARGO_BIN_EXE_minne-desktop") }),
         );
-        ClientBuilder::native()
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{}", self.port))
-            .await
-            .expect("a WebDriver session with the app")
+        let url = format!("http://127.0.0.1:{}", self.port);
+        let mut builder = ClientBuilder::native();
+        builder.capabilities(capabilities);
+        let session = builder.connect(&url);
+        // WebKitWebDriver waits for ever on an app that died at start (no display, a panic):
+        // give up and let the drops end the processes.
+        match tokio::time::timeout(SESSION_TIMEOUT, session).await {
+            Ok(Ok(client)) => client,
+            Ok(Err(e)) => panic!("no WebDriver session with the app: {e}"),
+            Err(_) => panic!(
+                "no WebDriver session with the app within {SESSION_TIMEOUT:?}: did it crash at \
+                 start? Its stderr is above"
+            ),
+        }
     }
 }
 
@@ -478,6 +489,24 @@ fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free local port")
+}
+
+/// A command that runs `program` (arguments are appended by the caller) under a small `sh`
+/// watchdog in the same process group: if this test process dies without running its drops
+/// (killed by a CI timeout), the watchdog ends the group, so no driver, app or X server is
+/// left behind holding the test's output open.
+fn watched(program: &str) -> Command {
+    const WATCHDOG: &str = r#""$@" &
+while kill -0 "$MINNE_E2E_TEST_PID" 2>/dev/null; do sleep 0.5; done
+trap '' TERM
+kill -TERM 0
+sleep 2
+kill -KILL 0"#;
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", WATCHDOG, "sh", program])
+        .env("MINNE_E2E_TEST_PID", std::process::id().to_string());
+    command
 }
 
 /// A child started as the leader of its own process group. Dropping it ends the whole group:

@@ -96,6 +96,36 @@ pub struct ImportReport {
     pub messages_added: usize,
     /// Episodes captured from the new messages.
     pub episodes_added: usize,
+    /// Messages longer than [`MAX_MESSAGE_BYTES`], stored cut to that length.
+    pub messages_truncated: usize,
+    /// Messages that held NUL or other control characters, stored without them.
+    pub messages_cleaned: usize,
+}
+
+/// The longest message Minne stores, in bytes of UTF-8 (100 kB, about 25,000 words): a
+/// longer one (a pasted log, a 5 MB dump) is cut at a character boundary and counted in the
+/// report, so one runaway message cannot bloat the store or the embedder.
+pub const MAX_MESSAGE_BYTES: usize = 100_000;
+
+/// Cuts over-long messages and drops control characters other than tab and line breaks.
+/// Returns (messages truncated, messages cleaned).
+pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
+    let (mut truncated, mut cleaned) = (0, 0);
+    for m in sessions.iter_mut().flat_map(|s| s.messages.iter_mut()) {
+        if m.text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
+            m.text.retain(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'));
+            cleaned += 1;
+        }
+        if m.text.len() > MAX_MESSAGE_BYTES {
+            let mut cut = MAX_MESSAGE_BYTES;
+            while !m.text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            m.text.truncate(cut);
+            truncated += 1;
+        }
+    }
+    (truncated, cleaned)
 }
 
 /// A session to store: parsed from a file, or handed in by a harness or the MCP server.

@@ -168,4 +168,92 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         created_at  TEXT NOT NULL            -- RFC 3339 UTC
     );
     "#,
+    // 6: consolidation (seed 003's semantic, procedural and session layers; seed 004's
+    // neocortex stage). Facts rest on episodes through fact_sources (ON DELETE CASCADE), so
+    // forgetting an episode drops its support; a fact left without support is removed by
+    // consolidate::drop_unsupported_facts. Summaries hold copies of episode words, so deleting
+    // any episode they quote deletes them (trigger) and the next consolidation rebuilds them.
+    r#"
+    CREATE TABLE facts (
+        id             INTEGER PRIMARY KEY,
+        attribute      TEXT NOT NULL,        -- `name`, `location`, …, `preference:<object>`
+        value          TEXT NOT NULL,        -- in the user's words
+        norm           TEXT NOT NULL,        -- value lowercased, for duplicates
+        scope          TEXT,                 -- where it applies, NULL for everywhere in the context
+        confidence     TEXT NOT NULL CHECK (confidence IN ('inferred', 'stated', 'confirmed')),
+        status         TEXT NOT NULL CHECK (status IN ('candidate', 'active', 'superseded', 'rejected')),
+        valid_from     TEXT NOT NULL,        -- RFC 3339 UTC: when the user said it
+        valid_to       TEXT,                 -- RFC 3339 UTC: when a newer value replaced it
+        superseded_by  INTEGER REFERENCES facts(id) ON DELETE SET NULL,
+        created_at     TEXT NOT NULL,
+        updated_at     TEXT NOT NULL
+    );
+    CREATE INDEX facts_attribute ON facts(attribute, status);
+
+    CREATE TABLE fact_sources (
+        fact_id     INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+        episode_id  INTEGER NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
+        PRIMARY KEY (fact_id, episode_id)
+    );
+    CREATE INDEX fact_sources_episode ON fact_sources(episode_id);
+
+    CREATE TABLE procedures (
+        id           INTEGER PRIMARY KEY,
+        instruction  TEXT NOT NULL,          -- the user's instruction, verbatim
+        norm         TEXT NOT NULL UNIQUE,   -- lowercased words, for duplicates
+        status       TEXT NOT NULL CHECK (status IN ('candidate', 'active', 'superseded', 'rejected')),
+        confidence   TEXT NOT NULL CHECK (confidence IN ('inferred', 'stated', 'confirmed')),
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL
+    );
+
+    CREATE TABLE procedure_sources (
+        procedure_id  INTEGER NOT NULL REFERENCES procedures(id) ON DELETE CASCADE,
+        episode_id    INTEGER NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
+        PRIMARY KEY (procedure_id, episode_id)
+    );
+    CREATE INDEX procedure_sources_episode ON procedure_sources(episode_id);
+
+    CREATE TABLE open_items (
+        id          INTEGER PRIMARY KEY,
+        episode_id  INTEGER NOT NULL UNIQUE REFERENCES episodes(id) ON DELETE CASCADE,
+        actor       TEXT NOT NULL,           -- who committed: `user`, `assistant` or a name
+        due_start   TEXT,                    -- RFC 3339 with the message's offset
+        due_end     TEXT,
+        status      TEXT NOT NULL CHECK (status IN ('open', 'done')),
+        created_at  TEXT NOT NULL,
+        done_at     TEXT
+    );
+
+    CREATE TABLE session_summaries (
+        id           INTEGER PRIMARY KEY,
+        session_id   INTEGER NOT NULL UNIQUE REFERENCES sessions(id) ON DELETE CASCADE,
+        topic        TEXT NOT NULL,
+        summary      TEXT NOT NULL,          -- the quoted episodes, joined
+        episode_ids  TEXT NOT NULL,          -- `,1,5,9,`: the episodes it quotes
+        covered_to   INTEGER NOT NULL,       -- the newest episode id of the session it saw
+        created_at   TEXT NOT NULL
+    );
+    CREATE TRIGGER session_summaries_episode_delete AFTER DELETE ON episodes BEGIN
+        DELETE FROM session_summaries WHERE instr(episode_ids, ',' || old.id || ',') > 0;
+    END;
+
+    CREATE TABLE review_queue (
+        id             INTEGER PRIMARY KEY,
+        kind           TEXT NOT NULL CHECK (kind IN ('candidate', 'conflict', 'procedure_request')),
+        fact_id        INTEGER REFERENCES facts(id) ON DELETE CASCADE,
+        other_fact_id  INTEGER REFERENCES facts(id) ON DELETE CASCADE,
+        procedure_id   INTEGER REFERENCES procedures(id) ON DELETE CASCADE,
+        reason         TEXT NOT NULL,
+        evidence_key   TEXT NOT NULL UNIQUE, -- SHA-256 of kind, claim and source episodes
+        status         TEXT NOT NULL CHECK (status IN ('open', 'confirmed', 'rejected')),
+        created_at     TEXT NOT NULL,
+        resolved_at    TEXT
+    );
+
+    CREATE TABLE consolidated_episodes (
+        episode_id  INTEGER PRIMARY KEY REFERENCES episodes(id) ON DELETE CASCADE,
+        at          TEXT NOT NULL
+    );
+    "#,
 ];

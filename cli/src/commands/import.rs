@@ -51,6 +51,16 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         })
         .with_context(|| format!("import of {} failed; nothing from it was kept", args.file.display()))?;
     bar.finish_and_clear();
+    if report.messages_truncated > 0 {
+        eprintln!(
+            "warning: {} messages were longer than {} kB and were stored cut to that length",
+            report.messages_truncated,
+            minne::import::MAX_MESSAGE_BYTES / 1000
+        );
+    }
+    if report.messages_cleaned > 0 {
+        eprintln!("warning: {} messages held NUL or control characters, which were left out", report.messages_cleaned);
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

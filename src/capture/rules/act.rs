@@ -292,6 +292,20 @@ fn negative_choice(words: &[&str]) -> bool {
     if cues::any(words, SHAPES) {
         return true;
     }
+    // "Vi tager ikke med alligevel", "I'm not coming after all": a plan dropped.
+    let dropped = ["alligevel", "ändå", "anymore", "längre", "mere"]
+        .iter()
+        .any(|w| words.contains(w))
+        || cues::find(words, "after all").is_some();
+    let subject = words
+        .first()
+        .is_some_and(|w| ["we", "we're", "i", "i'm", "vi", "jag", "jeg"].contains(w));
+    let negated = words
+        .iter()
+        .any(|w| ["not", "inte", "ikke", "won't", "don't"].contains(w));
+    if dropped && subject && negated {
+        return true;
+    }
     words.windows(3).any(|w| {
         let subject = matches!(w[0], "we're" | "i'm") && w[1] == "not";
         let act = w[2].ends_with("ing") && !cues::STATIVE.contains(&w[2]) && w[2] != "going";

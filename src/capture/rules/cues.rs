@@ -73,6 +73,7 @@ pub(crate) const RETRACTION: &[&str] = &[
     "rätta mig", "jag blandade ihop", "jag gav dig fel", "jag sa * men", "jeg tog fejl",
     "tog jeg fejl", "jeg sagde forkert", "jeg skrev forkert", "min fejl", "rettelse",
     "rette mig selv", "jeg blandede", "jeg gav dig forkert", "jeg tager fejl", "jeg sagde * men",
+    "fejl fra min side", "my fault", "my error", "mistake on my part", "misstag från min sida",
 ];
 
 /// Apologies: with a contrast ("X, not Y") an assistant's apology is a retraction.
@@ -94,6 +95,7 @@ pub(crate) const DECISION: &[&str] = &[
     "bestemt mig", "bestemte os", "bestemte mig", "har bestemt", "vælger", "valgt", "valgte",
     "blevet enige", "blev enige", "aftalt", "udskyd*", "udsat", "takket nej", "takker nej",
     "takket ja", "takker ja", "sagt ja", "sagt nej", "sagde ja", "sagde nej",
+    "going ahead with", "go ahead with",
 ];
 
 /// A decision announced without a subject ("Decision made:", "Final answer from us:").

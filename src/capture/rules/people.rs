@@ -145,10 +145,10 @@ const SPEECH_VERBS: &[&str] = &[
 /// Verbs before a capitalised word that make it someone ("meeting Soraya", "träffade Ebba").
 #[rustfmt::skip]
 const PERSON_OBJECT_VERBS: &[&str] = &[
-    "meeting", "meet", "met", "seeing", "saw", "visiting", "visit", "visited", "calling", "call",
+    "meeting", "meet", "met", "seeing", "saw", "calling", "call",
     "called", "texting", "texted", "emailing", "emailed", "ask", "asked", "tell", "told", "hug",
-    "träffa", "träffar", "träffade", "ringa", "ringer", "ringde", "besöka", "besökte", "fråga",
-    "frågade", "mød", "møder", "mødte", "ringe", "ringede", "besøge", "besøgte", "spørge",
+    "träffa", "träffar", "träffade", "ringa", "ringer", "ringde", "fråga",
+    "frågade", "mød", "møder", "mødte", "ringe", "ringede", "spørge",
     "spurgte", "hente", "henter", "hämta", "hämtar",
 ];
 
@@ -293,13 +293,15 @@ fn classify(
         };
         let speaks =
             t.get(r.start + 1).is_some_and(|n| n.is_any(verbs)) && w.low.chars().count() >= 3;
+        // "Barnaby's kids ...": the owner of a family or a party is a person.
+        let owns = possessive(&w.low) && t.get(r.start + 1).is_some_and(|n| n.is_any(PERSON_NOUNS));
         let at_start = first == Some(r.start);
         if w.is_any(TITLES) {
             titled = true;
             r.start += 1;
         } else if w.is_any(NOT_NAMES)
             || (at_start && w.is_any(FUNCTION_WORDS))
-            || (at_start && !is_given_name(&stem(&w.low)) && !speaks)
+            || (at_start && !is_given_name(&stem(&w.low)) && !speaks && !owns)
             || (at_start && w.is_any(AMBIGUOUS))
         {
             r.start += 1;

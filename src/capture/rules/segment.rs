@@ -106,7 +106,13 @@ pub(crate) fn split_clauses(
             }
             let left = &t[start..left_end];
             let left_words = left.iter().filter(|w| w.is_word()).count();
-            let narrative = left.iter().any(person) && !content(&(start..left_end));
+            // A first-person left part is one narrative with the right, unless it has content
+            // of its own or an act of its own ("We're going ahead with the loft, and I'll ring
+            // the builder on Monday").
+            let left_low: Vec<&str> = left.iter().map(|w| w.low.as_str()).collect();
+            let left_acts =
+                cues::any(&left_low, cues::DECISION) || cues::any(&left_low, cues::DECISION_BARE);
+            let narrative = left.iter().any(person) && !content(&(start..left_end)) && !left_acts;
             if person(&t[k + 1]) && acts && !leans_back && left_words >= 3 && !narrative {
                 out.push(start..left_end);
                 start = k + 1;
@@ -121,7 +127,12 @@ pub(crate) fn split_clauses(
 /// dash then sets the new value against the old, within one happening.
 fn fixes(t: &[Token<'_>], s: &Range<usize>) -> bool {
     let words: Vec<&str> = t[s.clone()].iter().map(|w| w.low.as_str()).collect();
-    cues::any(&words, cues::CORRECTION)
+    let denial = words
+        .first()
+        .is_some_and(|w| ["no", "nej", "nope"].contains(w))
+        && words.get(1).is_some_and(|w| [",", "."].contains(w));
+    denial
+        || cues::any(&words, cues::CORRECTION)
         || cues::any(&words, cues::RETRACTION)
         || words
             .iter()

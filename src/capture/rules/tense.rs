@@ -50,8 +50,8 @@ const DA_PAST: &[&str] = &[
     "var", "havde", "blev", "fik", "gik", "kom", "sagde", "gjorde", "spiste", "drak", "tog", "gav",
     "lå", "sad", "stod", "sov", "fløj", "skrev", "løb", "vandt", "faldt", "vidste", "fandt",
 ];
-/// Verbs of deciding and promising look ahead: "decided to sign up ... in September" is the
-/// coming September, though "decided" is past.
+/// Verbs of deciding and promising look ahead past an infinitive: "decided to sign up ... in
+/// September" is the coming September, while "bestämde i helgen att ..." is last weekend.
 #[rustfmt::skip]
 const FORWARD: &[&str] = &[
     "decided", "agreed", "promised", "planned", "arranged", "scheduled", "booked", "chose",
@@ -77,7 +77,8 @@ fn marker(t: &[Token<'_>], i: usize, lang: Lang) -> Option<Sense> {
         .map(|t| t.low.as_str());
     let next = t.get(i + 1).map(|t| t.low.as_str());
     if FORWARD.contains(&w) {
-        return Some(Sense::Future);
+        // Past in form; `sense_at` decides whether the time is the decided act's.
+        return Some(Sense::Past);
     }
     match lang {
         Lang::En => {
@@ -160,12 +161,32 @@ pub(crate) fn sense_at(
     at: usize,
     lang: Lang,
 ) -> Sense {
+    let between =
+        |m: usize, words: &[&str]| (m + 1..at).any(|k| t.get(k).is_some_and(|w| w.is_any(words)));
+    let complementizers: &[&str] = if lang == Lang::Da {
+        &["that", "att", "at"]
+    } else {
+        &["that", "att"]
+    };
+    let infinitive: &[&str] = if lang == Lang::Da {
+        &["to", "att", "at"]
+    } else {
+        &["to", "att"]
+    };
     let mut best: Option<(usize, Sense)> = None;
     for i in clause {
         if skip.contains(&i) {
             continue;
         }
-        if let Some(s) = marker(t, i, lang) {
+        if let Some(mut s) = marker(t, i, lang) {
+            let forward = t.get(i).is_some_and(|w| w.is_any(FORWARD));
+            if i < at && forward && between(i, infinitive) {
+                // "decided to sign up ... in September": the time is the decided act's.
+                s = Sense::Future;
+            } else if i < at && !forward && between(i, complementizers) {
+                // "Lisette sa att hon slutar i oktober": the reported clause has its own tense.
+                continue;
+            }
             let d = i.abs_diff(at);
             let better = match best {
                 None => true,

@@ -230,7 +230,14 @@ fn read_prefix(t: &[Token<'_>], sentence: &Range<usize>, c: &mut Compound) {
             c.deadline = Some(Deadline::By);
             c.tokens.start = k;
         }
-        c.negated = p.is_any(NEGATIONS);
+        // "not Tuesday", and "inte 50 i år" with the negated number between.
+        let before_number = start
+            .checked_sub(2)
+            .filter(|i| {
+                *i >= sentence.start && p.kind == crate::capture::rules::token::Kind::Number
+            })
+            .is_some_and(|i| t[i].is_any(NEGATIONS));
+        c.negated = p.is_any(NEGATIONS) || before_number;
         c.vague = p.is_any(OPEN_ENDED);
     }
     // "until 9 pm on Saturdays", "kl. 8 på lördagar": a recurring time is no one interval.

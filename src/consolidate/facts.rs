@@ -1,0 +1,647 @@
+//! Rule-based fact extraction in English, Swedish and Danish (seed 003, the semantic layer).
+//!
+//! Conservative on purpose (seed 003: "better to miss something than to hallucinate"): a claim
+//! is only read from a first-person statement in the present or the perfect ("I live in",
+//! "jag bor i", "jeg er flyttet til"), never from a hedge ("I might try Python"), a question,
+//! reported speech ("Oskar says I …") or a sentence about somebody else ("Oskar hates
+//! football"). Callers pass only the user's own episodes.
+
+use std::fmt;
+
+use super::words::{self, Word, find_all, is_boundary};
+
+/// What a fact is about. Single-valued attributes supersede one another; multi-valued ones
+/// collect values side by side.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Attribute {
+    /// The user's name.
+    Name,
+    /// Job title.
+    Role,
+    /// Who the user works for.
+    Employer,
+    /// Where the user lives.
+    Location,
+    /// The user's time zone.
+    Timezone,
+    /// A language the user speaks.
+    Language,
+    /// How the user wants answers ("concise").
+    CommunicationStyle,
+    /// A tool the user uses.
+    Tool,
+    /// An area of expertise.
+    Expertise,
+    /// A family member ("daughter Maja").
+    Family,
+    /// A pet ("dog Rex").
+    Pet,
+    /// Something the user is allergic to.
+    Allergy,
+    /// Whether the user likes something: the value is `likes` or `dislikes`, the object is
+    /// part of the attribute (`preference:koriander`), so a change of heart supersedes.
+    Preference(String),
+}
+
+impl Attribute {
+    /// The stored key: `name`, `location`, …, `preference:<object>`.
+    pub fn key(&self) -> String {
+        match self {
+            Attribute::Preference(object) => format!("preference:{object}"),
+            other => other.simple_key().to_string(),
+        }
+    }
+
+    fn simple_key(&self) -> &'static str {
+        match self {
+            Attribute::Name => "name",
+            Attribute::Role => "role",
+            Attribute::Employer => "employer",
+            Attribute::Location => "location",
+            Attribute::Timezone => "timezone",
+            Attribute::Language => "language",
+            Attribute::CommunicationStyle => "communication_style",
+            Attribute::Tool => "tool",
+            Attribute::Expertise => "expertise",
+            Attribute::Family => "family",
+            Attribute::Pet => "pet",
+            Attribute::Allergy => "allergy",
+            Attribute::Preference(_) => "preference",
+        }
+    }
+
+    /// Reads a stored key back.
+    pub fn parse(key: &str) -> Option<Attribute> {
+        if let Some(object) = key.strip_prefix("preference:") {
+            return Some(Attribute::Preference(object.to_string()));
+        }
+        [
+            Attribute::Name,
+            Attribute::Role,
+            Attribute::Employer,
+            Attribute::Location,
+            Attribute::Timezone,
+            Attribute::Language,
+            Attribute::CommunicationStyle,
+            Attribute::Tool,
+            Attribute::Expertise,
+            Attribute::Family,
+            Attribute::Pet,
+            Attribute::Allergy,
+        ]
+        .into_iter()
+        .find(|a| a.simple_key() == key)
+    }
+
+    /// Whether a new value replaces the old one (a move, a new job, a renamed user) rather
+    /// than standing beside it (a second tool, a second child).
+    pub fn single_valued(&self) -> bool {
+        matches!(
+            self,
+            Attribute::Name
+                | Attribute::Role
+                | Attribute::Employer
+                | Attribute::Location
+                | Attribute::Timezone
+                | Attribute::CommunicationStyle
+                | Attribute::Preference(_)
+        )
+    }
+
+    /// The fact as a short English sentence about the user, for the profile and recall.
+    pub fn describe(&self, value: &str) -> String {
+        match self {
+            Attribute::Name => format!("name is {value}"),
+            Attribute::Role => format!("works as {value}"),
+            Attribute::Employer => format!("works at {value}"),
+            Attribute::Location => format!("lives in {value}"),
+            Attribute::Timezone => format!("time zone is {value}"),
+            Attribute::Language => format!("speaks {value}"),
+            Attribute::CommunicationStyle => format!("prefers {value} answers"),
+            Attribute::Tool => format!("uses {value}"),
+            Attribute::Expertise => format!("has expertise in {value}"),
+            Attribute::Family => format!("family: {value}"),
+            Attribute::Pet => format!("pet: {value}"),
+            Attribute::Allergy => format!("allergic to {value}"),
+            Attribute::Preference(object) => format!("{value} {object}"),
+        }
+    }
+}
+
+impl fmt::Display for Attribute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.key())
+    }
+}
+
+/// One thing a user's sentence says about them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// What it is about.
+    pub attribute: Attribute,
+    /// The value in the user's own words ("Tartu", "production coordinator", "likes").
+    pub value: String,
+    /// The user corrects an earlier value ("actually", "not Alice", "ret lige"): applies at
+    /// once (seed 003).
+    pub correction: bool,
+    /// Inside quotation marks or reported speech: unclear authority, so never applied
+    /// silently.
+    pub quoted: bool,
+}
+
+/// How a value is read after a pattern.
+#[derive(Debug, Clone, Copy)]
+enum Value {
+    /// A run of capitalised words: a name, a place, a company.
+    Proper,
+    /// Up to four words to the end of the clause.
+    Phrase,
+    /// A role up to `at`/`for`/`på`/`hos`, then optionally the employer.
+    RoleAt,
+    /// A role where an employer must follow (`I am a … at …`), else nothing.
+    RoleAtOnly,
+    /// One or more proper names joined by `,`, `and`, `och`, `og`.
+    ProperList,
+    /// A language name.
+    LanguageName,
+    /// A style adjective followed by "answers"/"svar".
+    Style,
+    /// A family relation or pet word, then optionally its name.
+    Kin,
+}
+
+use Attribute as A;
+
+/// (pattern, attribute, how to read the value). Patterns are canonical lowercase words.
+fn rules() -> Vec<(&'static str, Attribute, Value)> {
+    let mut r: Vec<(&'static str, Attribute, Value)> = Vec::new();
+    for p in ["my name is", "i am called", "call me", "jag heter", "mitt namn är", "jeg hedder", "mit navn er"] {
+        r.push((p, A::Name, Value::Proper));
+    }
+    for p in [
+        "i live in", "we live in", "i now live in", "we now live in", "i moved to", "we moved to",
+        "i have moved to", "we have moved to", "i just moved to", "we just moved to",
+        "i am based in", "we are based in", "i relocated to", "we relocated to",
+        "jag bor i", "vi bor i", "jag bor nu i", "vi bor nu i", "jag flyttade till", "vi flyttade till",
+        "jag har flyttat till", "vi har flyttat till",
+        "jeg bor i", "vi bor nu i", "jeg bor nu i", "jeg flyttede til", "vi flyttede til",
+        "jeg er flyttet til", "vi er flyttet til", "jeg har flyttet til", "vi har flyttet til",
+    ] {
+        r.push((p, A::Location, Value::Proper));
+    }
+    for p in [
+        "i work at", "i work for", "i am working at", "i am working for", "i started at", "i joined",
+        "i have joined", "i am employed at", "i am employed by",
+        "jag jobbar på", "jag arbetar på", "jag jobbar hos", "jag arbetar hos", "jag har börjat på",
+        "jeg arbejder hos", "jeg arbejder på", "jeg er ansat hos", "jeg er ansat i", "jeg er startet hos",
+    ] {
+        r.push((p, A::Employer, Value::Proper));
+    }
+    for p in [
+        "i work as a", "i work as an", "i work as", "my first day as a", "my first day as an",
+        "my first day as", "i started as a", "i started as", "jag jobbar som", "jag arbetar som",
+        "min första dag som", "jeg arbejder som", "jeg er ansat som", "min første dag som",
+    ] {
+        r.push((p, A::Role, Value::RoleAt));
+    }
+    for p in ["i am a", "i am an", "i have been a", "i have been an", "jag är", "jeg er"] {
+        r.push((p, A::Role, Value::RoleAtOnly));
+    }
+    for p in ["my timezone is", "my time zone is", "min tidszon är", "min tidszone er"] {
+        r.push((p, A::Timezone, Value::Phrase));
+    }
+    for p in [
+        "i speak", "my native language is", "my mother tongue is", "jag talar", "jag pratar",
+        "mitt modersmål är", "jeg taler", "mit modersmål er",
+    ] {
+        r.push((p, A::Language, Value::LanguageName));
+    }
+    for p in ["i prefer", "jag föredrar", "jeg foretrækker", "jeg foretrækker at få"] {
+        r.push((p, A::CommunicationStyle, Value::Style));
+    }
+    for p in ["i use", "we use", "i am using", "jag använder", "vi använder", "jeg bruger", "vi bruger"] {
+        r.push((p, A::Tool, Value::ProperList));
+    }
+    for p in [
+        "i am an expert in", "i am an expert on", "i specialise in", "i specialize in",
+        "jag är expert på", "jag är specialiserad på", "jeg er ekspert i", "jeg er ekspert på",
+        "jeg er specialiseret i",
+    ] {
+        r.push((p, A::Expertise, Value::Phrase));
+    }
+    for p in ["i am allergic to", "jag är allergisk mot", "jeg er allergisk over for", "jeg er allergisk overfor", "jeg er allergisk for"] {
+        r.push((p, A::Allergy, Value::Phrase));
+    }
+    for p in ["my", "min", "mitt", "mit"] {
+        r.push((p, A::Family, Value::Kin));
+    }
+    r
+}
+
+const LIKES: &[&str] = &[
+    "i love", "i like", "i really like", "i adore", "i enjoy", "i really love",
+    "jag älskar", "jag gillar", "jag tycker om", "jeg elsker", "jeg kan lide", "jeg kan godt lide",
+    "jeg holder af",
+];
+
+const DISLIKES: &[&str] = &[
+    "i hate", "i dislike", "i do not like", "i can not stand", "i no longer like", "i detest",
+    "i do not enjoy", "jag hatar", "jag avskyr", "jag gillar inte", "jag tycker inte om",
+    "jag gillar inte längre", "jag tål inte", "jeg hader", "jeg kan ikke lide",
+    "jeg kan ikke længere lide", "jeg afskyr", "jeg bryder mig ikke om",
+];
+
+/// Words that make a sentence a hedge or a hypothetical: no fact at all (seed 003: "I might
+/// try Python" must not become a fact).
+const HEDGES: &[&str] = &[
+    "might", "maybe", "perhaps", "possibly", "probably", "considering", "wondering", "if", "would",
+    "could", "someday", "kanske", "möjligen", "eventuellt", "funderar", "troligen", "skulle",
+    "kunde", "måske", "muligvis", "eventuelt", "overvejer", "hvis", "ville", "kunne",
+    "sandsynligvis",
+];
+
+/// Multi-word hedges.
+const HEDGE_PHRASES: &[&str] = &["thinking about", "thinking of", "not sure", "tänker på", "tænker på", "i guess"];
+
+/// Verbs of saying and thinking: a first-person statement after one is reported, not stated.
+const REPORTING: &[&str] = &[
+    "said", "says", "say", "told", "tells", "thinks", "think", "thought", "claims", "claimed", "wrote",
+    "writes", "sa", "sade", "säger", "sagt", "tror", "trodde", "skrev", "siger", "sagde", "mener",
+    "synes", "skriver",
+];
+
+/// Words that mark a correction of something said before.
+const CORRECTION_MARKS: &[&str] = &["actually", "correction", "faktiskt", "egentligen", "rättelse", "faktisk", "egentlig", "rettelse"];
+
+/// Words that end a value.
+const STOPS: &[&str] = &[
+    "and", "but", "for", "since", "because", "at", "in", "on", "with", "so", "now", "anymore", "too",
+    "also", "to", "from", "as", "when", "och", "men", "för", "eftersom", "på", "hos", "med", "så", "nu",
+    "längre", "också", "till", "som", "när", "og", "fordi", "til", "det", "den", "længere", "også",
+    "mere", "mer", "more", "i", "is", "was", "not", "inte", "ikke", "very", "really", "much", "a", "lot",
+];
+
+/// First words that make a preference object a pronoun or a clause, not a thing.
+const NOT_OBJECTS: &[&str] = &[
+    "it", "that", "this", "these", "those", "you", "him", "her", "them", "to", "how", "when", "what",
+    "the", "your", "den", "det", "detta", "dette", "dig", "dem", "att", "at", "när", "hur", "når",
+    "hvordan", "honom", "henne", "ham", "hende", "er", "ni", "jer",
+];
+
+/// First words after "I am" / "jag är" / "jeg er" that describe a state, not a job.
+const NOT_ROLES: &[&str] = &[
+    "ansat", "anställd", "employed", "working", "based", "allergic", "allergisk", "expert", "ekspert",
+    "specialiserad", "specialiseret", "flyttet", "startet", "bit", "little", "lot", "big", "huge",
+    "fan", "lite", "lidt", "glad", "trött", "træt", "sur", "ny", "new",
+];
+
+const LANGUAGES: &[&str] = &[
+    "english", "swedish", "danish", "norwegian", "finnish", "german", "french", "spanish", "estonian",
+    "italian", "dutch", "polish", "russian", "arabic", "chinese", "japanese", "portuguese",
+    "engelska", "svenska", "danska", "norska", "finska", "tyska", "franska", "spanska", "estniska",
+    "engelsk", "svensk", "dansk", "norsk", "finsk", "tysk", "fransk", "spansk", "estisk",
+];
+
+const STYLES: &[&str] = &[
+    "short", "brief", "concise", "direct", "detailed", "long", "formal", "informal", "casual",
+    "korta", "kortfattade", "raka", "detaljerade", "långa", "formella", "korte", "kortfattede",
+    "direkte", "detaljerede", "lange",
+];
+
+const STYLE_NOUNS: &[&str] = &["answers", "replies", "responses", "svar", "replies", "messages", "svaren", "svarene"];
+
+const FAMILY: &[&str] = &[
+    "wife", "husband", "partner", "son", "daughter", "mother", "father", "mom", "mum", "dad",
+    "brother", "sister", "girlfriend", "boyfriend", "fiancée", "fiance", "fiancé",
+    "fru", "man", "sambo", "dotter", "mamma", "pappa", "bror", "syster", "flickvän", "pojkvän",
+    "kone", "mand", "kæreste", "søn", "datter", "mor", "far", "søster",
+];
+
+const PETS: &[&str] = &["dog", "cat", "horse", "rabbit", "hund", "katt", "kat", "häst", "hest", "kanin"];
+
+/// The claims the user's own words in `text` make about the user, in order. `text` must be
+/// the user's words (an episode of role `user`); the rules do not check who spoke.
+pub fn extract(text: &str) -> Vec<Claim> {
+    let all = words::tokenize(text);
+    let mut out: Vec<Claim> = Vec::new();
+    let rules = rules();
+    for s in words::sentences(text, &all) {
+        let w = &all[s];
+        if is_hedged(w) {
+            continue;
+        }
+        let correction = w.iter().any(|x| CORRECTION_MARKS.contains(&x.low.as_str()))
+            || (w.first().is_some_and(|x| x.low == "ret") && w.get(1).is_some_and(|x| x.low == "lige"));
+        let mut push = |c: Claim| {
+            if !out.iter().any(|o| o.attribute == c.attribute && o.value.eq_ignore_ascii_case(&c.value)) {
+                out.push(c);
+            }
+        };
+        for (pattern, attribute, how) in &rules {
+            for (start, end) in find_all(w, pattern) {
+                if !clause_initial(w, start) && !matches!(how, Value::Kin) {
+                    continue;
+                }
+                let quoted = is_quoted(text, w, start);
+                let mk = |attribute: Attribute, value: String| Claim { attribute, value, correction, quoted };
+                match how {
+                    Value::Proper => {
+                        if let Some(v) = proper(text, w, end) {
+                            push(mk(attribute.clone(), v));
+                        }
+                    }
+                    Value::Phrase => {
+                        if let Some(v) = phrase(text, w, end) {
+                            push(mk(attribute.clone(), v));
+                        }
+                    }
+                    Value::RoleAt | Value::RoleAtOnly => {
+                        let (role, employer) = role_at(text, w, end);
+                        let needs_employer = matches!(how, Value::RoleAtOnly);
+                        if needs_employer && employer.is_none() {
+                            continue;
+                        }
+                        if let Some(r) = role {
+                            push(mk(A::Role, r));
+                        }
+                        if let Some(e) = employer {
+                            push(mk(A::Employer, e));
+                        }
+                    }
+                    Value::ProperList => {
+                        for v in proper_list(text, w, end) {
+                            push(mk(attribute.clone(), v));
+                        }
+                    }
+                    Value::LanguageName => {
+                        if let Some(x) = w.get(end).filter(|x| LANGUAGES.contains(&x.low.as_str())) {
+                            push(mk(attribute.clone(), capitalise(&x.low)));
+                        }
+                    }
+                    Value::Style => {
+                        let adj = w.get(end).filter(|x| STYLES.contains(&x.low.as_str()));
+                        let noun = w.get(end + 1).filter(|x| STYLE_NOUNS.contains(&x.low.as_str()));
+                        if let (Some(a), Some(_)) = (adj, noun) {
+                            push(mk(attribute.clone(), a.low.clone()));
+                        }
+                    }
+                    Value::Kin => {
+                        if let Some(c) = kin(text, w, end) {
+                            push(Claim { quoted, correction, ..c });
+                        }
+                    }
+                }
+            }
+        }
+        for (list, polarity) in [(LIKES, "likes"), (DISLIKES, "dislikes")] {
+            for pattern in list {
+                for (start, end) in find_all(w, pattern) {
+                    if !clause_initial(w, start) {
+                        continue;
+                    }
+                    // "jag gillar inte X" also starts with "jag gillar": the longer, negated
+                    // pattern decides.
+                    if polarity == "likes"
+                        && w.get(end).is_some_and(|x| matches!(x.low.as_str(), "not" | "inte" | "ikke"))
+                    {
+                        continue;
+                    }
+                    let Some(object) = phrase(text, w, end) else { continue };
+                    let first = object.split(' ').next().unwrap_or_default().to_lowercase();
+                    if NOT_OBJECTS.contains(&first.as_str()) {
+                        continue;
+                    }
+                    push(Claim {
+                        attribute: A::Preference(object.to_lowercase()),
+                        value: polarity.to_string(),
+                        correction,
+                        quoted: is_quoted(text, w, start),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the sentence is a question, a hedge or a hypothetical.
+pub(crate) fn is_hedged(w: &[Word]) -> bool {
+    w.last().is_some_and(|x| x.low == "?")
+        || w.iter().any(|x| HEDGES.contains(&x.low.as_str()))
+        || HEDGE_PHRASES.iter().any(|p| !find_all(w, p).is_empty())
+}
+
+/// Whether a pattern at `start` opens its clause (nothing before it but a few linking or
+/// framing words), so "Oskar says I love football" and "my friend who said I …" do not count.
+fn clause_initial(w: &[Word], start: usize) -> bool {
+    let mut i = start;
+    while i > 0 {
+        let prev = &w[i - 1];
+        if is_boundary(prev) {
+            return true;
+        }
+        if REPORTING.contains(&prev.low.as_str()) || prev.low == "that" || prev.low == "att" {
+            return false;
+        }
+        i -= 1;
+    }
+    true
+}
+
+/// Whether the word at `start` sits inside quotation marks (an odd number of quote marks
+/// before it in the text) or on a quoted line (`> …`).
+fn is_quoted(text: &str, w: &[Word], start: usize) -> bool {
+    let Some(at) = w.get(start).map(|x| x.span.start) else { return false };
+    let before = &text[..at];
+    let marks = before.chars().filter(|c| matches!(c, '"' | '“' | '”' | '«' | '»' | '„')).count();
+    let line = before.rsplit('\n').next().unwrap_or_default();
+    marks % 2 == 1 || line.trim_start().starts_with('>')
+}
+
+/// A run of capitalised words from `at`, up to four, in the text's own spelling.
+fn proper(text: &str, w: &[Word], at: usize) -> Option<String> {
+    let mut end = at;
+    while end < w.len() && end - at < 4 && !w[end].punct && w[end].capital {
+        end += 1;
+    }
+    (end > at).then(|| text[w[at].span.start..w[end - 1].span.end].to_string())
+}
+
+/// Up to four words from `at` to the end of the clause or a stop word.
+fn phrase(text: &str, w: &[Word], at: usize) -> Option<String> {
+    let mut end = at;
+    while end < w.len() && end - at < 4 && !w[end].punct && !STOPS.contains(&w[end].low.as_str()) {
+        end += 1;
+    }
+    (end > at).then(|| text[w[at].span.start..w[end - 1].span.end].to_string())
+}
+
+/// A role (lowercase words) up to `at`/`for`/`på`/`hos`, then the employer if one follows.
+fn role_at(text: &str, w: &[Word], at: usize) -> (Option<String>, Option<String>) {
+    let mut end = at;
+    while end < w.len() && end - at < 4 && !w[end].punct && !w[end].capital && !STOPS.contains(&w[end].low.as_str()) {
+        end += 1;
+    }
+    if end == at {
+        return (None, None);
+    }
+    let role = text[w[at].span.start..w[end - 1].span.end].to_string();
+    if NOT_ROLES.contains(&w[at].low.as_str()) {
+        return (None, None);
+    }
+    let employer = match w.get(end).map(|x| x.low.as_str()) {
+        Some("at" | "for" | "på" | "hos") => proper(text, w, end + 1),
+        _ => None,
+    };
+    (Some(role), employer)
+}
+
+/// Proper names separated by commas and `and`/`och`/`og`.
+fn proper_list(text: &str, w: &[Word], at: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = at;
+    while let Some(v) = proper(text, w, i) {
+        let n = words::tokenize(&v).len();
+        out.push(v);
+        i += n;
+        match w.get(i).map(|x| x.low.as_str()) {
+            Some("," | "and" | "och" | "og") => i += 1,
+            _ => break,
+        }
+    }
+    out
+}
+
+/// "my daughter Maja", "min hund heter Rex", "my wife's name is Kaja".
+fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
+    let relation = w.get(at)?;
+    let attribute = if FAMILY.contains(&relation.low.as_str()) {
+        A::Family
+    } else if PETS.contains(&relation.low.as_str()) {
+        A::Pet
+    } else {
+        return None;
+    };
+    let mut i = at + 1;
+    for filler in ["is called", "name is", "heter", "hedder", "is named", "som heter", "der hedder"] {
+        if words::matches_at(w, i, filler) {
+            i += filler.split(' ').count();
+            break;
+        }
+    }
+    let name = proper(text, w, i)?;
+    Some(Claim {
+        attribute,
+        value: format!("{} {}", relation.low, name),
+        correction: false,
+        quoted: false,
+    })
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// The old value a correction names ("…, not Alice", "…, inte Alice", "…, ikke Alice").
+pub fn replaced_value(text: &str) -> Option<String> {
+    let w = words::tokenize(text);
+    let at = w.iter().position(|x| matches!(x.low.as_str(), "not" | "inte" | "ikke"))?;
+    proper(text, &w, at + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claims(text: &str) -> Vec<(String, String)> {
+        extract(text).into_iter().map(|c| (c.attribute.key(), c.value)).collect()
+    }
+
+    fn pair(a: &str, v: &str) -> (String, String) {
+        (a.to_string(), v.to_string())
+    }
+
+    #[rstest::rstest]
+    #[case::seed_003_hedge("I might try Python.")]
+    #[case::hedge_sv("Jag kanske flyttar till Berlin.")]
+    #[case::hedge_da("Måske flytter jeg til Aarhus.")]
+    #[case::question("Do I live in Oslo?")]
+    #[case::friend_sv("Min kompis Oskar avskyr fotboll, men hans pappa har ändå anmält honom.")]
+    #[case::friend_en("Oskar hates football.")]
+    #[case::reported("Oskar says I love football.")]
+    #[case::future("I will move to Berlin next year.")]
+    #[case::not_a_role("I'm a bit tired today.")]
+    fn no_fact_from(#[case] text: &str) {
+        assert!(
+            extract(text).is_empty(),
+            "`{text}` is a hedge, a question, a plan or about someone else: no fact about the user, got {:?}",
+            claims(text)
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::move_en("I moved to Tallinn last spring.", "location", "Tallinn")]
+    #[case::move_we("We moved to Tartu in August.", "location", "Tartu")]
+    #[case::live_sv("Jag bor i Göteborg sedan i fjol.", "location", "Göteborg")]
+    #[case::move_da("Vi er flyttet til Aarhus.", "location", "Aarhus")]
+    #[case::name_en("My name is Alice Tamm.", "name", "Alice Tamm")]
+    #[case::name_sv("Jag heter Linnea.", "name", "Linnea")]
+    #[case::name_da("Jeg hedder Mads.", "name", "Mads")]
+    #[case::employer_da("Jeg arbejder hos Novo Nordisk.", "employer", "Novo Nordisk")]
+    #[case::language("I speak Estonian at home.", "language", "Estonian")]
+    #[case::style("I prefer short answers.", "communication_style", "short")]
+    #[case::style_sv("Jag föredrar korta svar.", "communication_style", "korta")]
+    #[case::pet_sv("Min hund heter Sixten.", "pet", "hund Sixten")]
+    #[case::family("My daughter Maja starts school.", "family", "daughter Maja")]
+    #[case::allergy("I'm allergic to peanuts, properly allergic.", "allergy", "peanuts")]
+    #[case::likes_da("Jeg elsker koriander – smid gerne en ekstra håndfuld i.", "preference:koriander", "likes")]
+    #[case::dislikes_da(
+        "Ret lige det der: jeg kan ikke længere lide koriander, det smager af sæbe.",
+        "preference:koriander",
+        "dislikes"
+    )]
+    #[case::dislikes_sv("Jag gillar inte kaffe.", "preference:kaffe", "dislikes")]
+    fn fact_from(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
+        let found = claims(text);
+        assert!(
+            found.contains(&pair(attribute, value)),
+            "`{text}` states {attribute} = {value} outright; found {found:?}"
+        );
+    }
+
+    #[test]
+    fn role_and_employer_come_together() {
+        let found = claims("Long day. I've been a warehouse planner at Nordhav Logistics for three years.");
+        assert!(found.contains(&pair("role", "warehouse planner")), "the role is stated: {found:?}");
+        assert!(found.contains(&pair("employer", "Nordhav Logistics")), "the employer is stated: {found:?}");
+        let found = claims(
+            "Big news: I handed in my notice at Nordhav in March and today was my first day as production coordinator at Bryggverket, the brewery in Gävle.",
+        );
+        assert!(found.contains(&pair("employer", "Bryggverket")), "the new employer is stated: {found:?}");
+        assert!(!found.iter().any(|(_, v)| v.contains("Nordhav")), "handing in notice is not working there: {found:?}");
+    }
+
+    #[test]
+    fn tools_are_a_list() {
+        let found = claims("I use Notion, Slack and Linear every day.");
+        for t in ["Notion", "Slack", "Linear"] {
+            assert!(found.contains(&pair("tool", t)), "each listed tool is its own fact: {found:?}");
+        }
+    }
+
+    #[test]
+    fn correction_is_marked_and_names_the_old_value() {
+        let c = extract("Actually my name is Alex, not Alice.");
+        assert_eq!(c.len(), 1, "one claim: the name; got {c:?}");
+        assert_eq!(c[0].value, "Alex", "the corrected value wins");
+        assert!(c[0].correction, "`actually` marks a correction, which applies at once");
+        assert_eq!(replaced_value("Actually my name is Alex, not Alice.").as_deref(), Some("Alice"));
+    }
+
+    #[test]
+    fn quoted_statement_is_marked() {
+        let c = extract("She wrote: \"I live in Oslo now.\"");
+        assert!(c.iter().all(|c| c.quoted), "words inside quotes are not the user's own statement: {c:?}");
+    }
+}

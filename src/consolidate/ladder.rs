@@ -1,0 +1,179 @@
+//! Applying a claim to the stored facts: the confidence ladder, duplicates and supersedes
+//! (seed 003: "detect contradictions, keep provenance and validity dates, and ask for
+//! confirmation when the authoritative value is unclear; 'latest wins' is unsafe for delayed,
+//! quoted or malicious input").
+
+use rusqlite::{OptionalExtension, Transaction, params};
+use sha2::{Digest, Sha256};
+
+use super::facts::Claim;
+use super::{ConsolidationReport, EpisodeRow, active_fact, procedures};
+use crate::error::Result;
+use crate::import::transcript::hex;
+
+/// Records what `claim` from episode `ep` says:
+/// - the same value is already held (active or waiting): one more supporting episode;
+/// - the same evidence was rejected before: nothing (a rejected candidate is not proposed
+///   again from the same evidence);
+/// - quoted or reported words: a candidate (`inferred`) for review, or a conflict with the
+///   current value;
+/// - a single-valued attribute with another current value: the new value supersedes it when
+///   said later; said earlier than the current value holds (a delayed import), both go to the
+///   review queue as a conflict;
+/// - otherwise a new active, `stated` fact.
+pub(crate) fn apply(
+    tx: &Transaction<'_>,
+    claim: &Claim,
+    ep: &EpisodeRow,
+    now: &str,
+    report: &mut ConsolidationReport,
+) -> Result<()> {
+    let attribute = claim.attribute.key();
+    let norm = claim.value.trim().to_lowercase();
+    let same: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM facts WHERE attribute = ?1 AND norm = ?2 AND status IN ('active', 'candidate')
+             ORDER BY status = 'active' DESC, id DESC LIMIT 1",
+            params![attribute, norm],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(id) = same {
+        report.facts_supported += link(tx, id, ep.id)?;
+        return Ok(());
+    }
+    let key = evidence_key(&attribute, &norm, ep);
+    let rejected: Option<i64> = tx
+        .query_row("SELECT id FROM review_queue WHERE evidence_key = ?1", [&key], |r| r.get(0))
+        .optional()?;
+    if rejected.is_some() {
+        return Ok(());
+    }
+    let was_rejected: bool = tx
+        .query_row(
+            "SELECT 1 FROM facts WHERE attribute = ?1 AND norm = ?2 AND status = 'rejected' LIMIT 1",
+            params![attribute, norm],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    let current = if claim.attribute.single_valued() { active_fact(tx, &attribute)? } else { None };
+    match current {
+        Some((old, _, valid_from)) if claim.quoted || was_rejected || ep.occurred_at < valid_from => {
+            let confidence = if claim.quoted { "inferred" } else { "stated" };
+            let new = insert(tx, &attribute, &claim.value, &norm, confidence, "candidate", ep, now)?;
+            let reason = if claim.quoted {
+                "quoted or reported words disagree with the current value"
+            } else if was_rejected {
+                "a value the user rejected before is said again"
+            } else {
+                "said before the current value was, but arrived later"
+            };
+            enqueue(tx, "conflict", Some(new), Some(old), None, reason, &key, now)?;
+            report.conflicts += 1;
+        }
+        _ if claim.quoted || was_rejected => {
+            let confidence = if claim.quoted { "inferred" } else { "stated" };
+            let new = insert(tx, &attribute, &claim.value, &norm, confidence, "candidate", ep, now)?;
+            let reason = if claim.quoted {
+                "quoted or reported words, not the user's own statement"
+            } else {
+                "a value the user rejected before is said again"
+            };
+            enqueue(tx, "candidate", Some(new), None, None, reason, &key, now)?;
+            report.candidates += 1;
+        }
+        Some((old, _, _)) => {
+            let new = insert(tx, &attribute, &claim.value, &norm, "stated", "active", ep, now)?;
+            tx.execute(
+                "UPDATE facts SET status = 'superseded', valid_to = ?2, superseded_by = ?3, updated_at = ?4
+                 WHERE id = ?1",
+                params![old, ep.occurred_at, new, now],
+            )?;
+            report.facts_added += 1;
+            report.facts_superseded += 1;
+        }
+        None => {
+            insert(tx, &attribute, &claim.value, &norm, "stated", "active", ep, now)?;
+            report.facts_added += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Records an explicit instruction as an active procedure, or one more source of the same.
+pub(crate) fn add_procedure(
+    tx: &Transaction<'_>,
+    instruction: &str,
+    ep: &EpisodeRow,
+    now: &str,
+    report: &mut ConsolidationReport,
+) -> Result<()> {
+    let norm = procedures::norm(instruction);
+    report.procedures_added += tx.execute(
+        "INSERT OR IGNORE INTO procedures (instruction, norm, status, confidence, created_at, updated_at)
+         VALUES (?1, ?2, 'active', 'stated', ?3, ?3)",
+        params![instruction, norm, now],
+    )?;
+    let id: i64 = tx.query_row("SELECT id FROM procedures WHERE norm = ?1", [&norm], |r| r.get(0))?;
+    tx.execute(
+        "INSERT OR IGNORE INTO procedure_sources (procedure_id, episode_id) VALUES (?1, ?2)",
+        params![id, ep.id],
+    )?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn insert(
+    tx: &Transaction<'_>,
+    attribute: &str,
+    value: &str,
+    norm: &str,
+    confidence: &str,
+    status: &str,
+    ep: &EpisodeRow,
+    now: &str,
+) -> Result<i64> {
+    tx.execute(
+        "INSERT INTO facts (attribute, value, norm, confidence, status, valid_from, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+        params![attribute, value.trim(), norm, confidence, status, ep.occurred_at, now],
+    )?;
+    let id = tx.last_insert_rowid();
+    link(tx, id, ep.id)?;
+    Ok(id)
+}
+
+fn link(tx: &Transaction<'_>, fact: i64, episode: i64) -> Result<usize> {
+    Ok(tx.execute(
+        "INSERT OR IGNORE INTO fact_sources (fact_id, episode_id) VALUES (?1, ?2)",
+        params![fact, episode],
+    )?)
+}
+
+/// A queue entry, unless the same evidence is already queued (or was rejected).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn enqueue(
+    tx: &Transaction<'_>,
+    kind: &str,
+    fact: Option<i64>,
+    other: Option<i64>,
+    procedure: Option<i64>,
+    reason: &str,
+    key: &str,
+    now: &str,
+) -> Result<usize> {
+    Ok(tx.execute(
+        "INSERT OR IGNORE INTO review_queue
+           (kind, fact_id, other_fact_id, procedure_id, reason, evidence_key, status, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'open', ?7)",
+        params![kind, fact, other, procedure, reason, key, now],
+    )?)
+}
+
+/// The same claim from the same words at the same time is the same evidence, even when a
+/// re-import gives the episode a new id.
+fn evidence_key(attribute: &str, norm: &str, ep: &EpisodeRow) -> String {
+    let digest = Sha256::digest(format!("{attribute}\n{norm}\n{}\n{}", ep.occurred_at, ep.text).as_bytes());
+    hex(&digest)
+}

@@ -1,0 +1,429 @@
+//! Consolidation (seed 004's neocortex stage; seed 003's semantic, procedural and session
+//! layers): the user's own episodes become **facts** on a confidence ladder with validity
+//! intervals and provenance, explicit instructions become **procedures**, commitments become
+//! **open items**, and each session gets an extractive **summary**. Nothing becomes a fact
+//! that the user did not say outright (a hedge gives nothing, what the assistant says and what
+//! the user reports about others are never the user's traits), and a new value of a
+//! single-valued attribute supersedes the old one, which stays in history with its valid-to
+//! time. When authority is unclear (a quoted statement, an older message arriving later), old
+//! and new go to the review queue as a conflict instead of being resolved silently.
+//!
+//! [`Engine::consolidate`] is idempotent: each episode is read once (marked in
+//! `consolidated_episodes`), and summaries are rebuilt only when their session gained episodes
+//! or lost a quoted one.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use serde::Serialize;
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::model::{ActKind, EpisodeId, Role, SessionId};
+use crate::store::{fmt_utc, parse_utc};
+
+pub mod facts;
+mod ladder;
+pub mod procedures;
+mod review;
+mod summary;
+mod words;
+
+pub use facts::Attribute;
+pub use review::{ReviewItem, ReviewKind};
+pub use summary::{OpenItem, SessionSummary};
+
+/// Row id of a fact in its context's store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct FactId(pub i64);
+
+/// How sure Minne is of a fact (seed 003's confidence ladder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Read between the lines or from quoted words: a candidate only, no effect on behaviour
+    /// and never shown as the profile.
+    Inferred,
+    /// The user said it outright: applies in its scope; confirm before significant reuse.
+    Stated,
+    /// The user confirmed it.
+    Confirmed,
+}
+
+impl Confidence {
+    /// `inferred`, `stated` or `confirmed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Inferred => "inferred",
+            Confidence::Stated => "stated",
+            Confidence::Confirmed => "confirmed",
+        }
+    }
+
+    fn parse(s: &str) -> Result<Self> {
+        match s {
+            "inferred" => Ok(Confidence::Inferred),
+            "stated" => Ok(Confidence::Stated),
+            "confirmed" => Ok(Confidence::Confirmed),
+            other => Err(Error::InvalidInput(format!("unknown confidence `{other}`"))),
+        }
+    }
+}
+
+/// Where a fact stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactStatus {
+    /// Waiting in the review queue.
+    Candidate,
+    /// Current.
+    Active,
+    /// Replaced by a newer value; kept in history with its valid-to time.
+    Superseded,
+    /// The user rejected it.
+    Rejected,
+}
+
+impl FactStatus {
+    /// `candidate`, `active`, `superseded` or `rejected`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FactStatus::Candidate => "candidate",
+            FactStatus::Active => "active",
+            FactStatus::Superseded => "superseded",
+            FactStatus::Rejected => "rejected",
+        }
+    }
+
+    fn parse(s: &str) -> Result<Self> {
+        match s {
+            "candidate" => Ok(FactStatus::Candidate),
+            "active" => Ok(FactStatus::Active),
+            "superseded" => Ok(FactStatus::Superseded),
+            "rejected" => Ok(FactStatus::Rejected),
+            other => Err(Error::InvalidInput(format!("unknown fact status `{other}`"))),
+        }
+    }
+}
+
+/// An episode a fact or procedure rests on: the user's words and where they were said.
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    /// The episode.
+    pub episode_id: EpisodeId,
+    /// The user's words, verbatim.
+    pub quote: String,
+    /// When they were said (UTC).
+    pub said_at: DateTime<Utc>,
+    /// The session they were said in.
+    pub session_id: SessionId,
+    /// The source message's id in its file, if it had one.
+    pub message_external_id: Option<String>,
+}
+
+/// A fact with its provenance.
+#[derive(Debug, Clone, Serialize)]
+pub struct FactView {
+    /// Its id.
+    pub id: FactId,
+    /// What it is about: `name`, `location`, …, `preference:<object>`.
+    pub attribute: String,
+    /// The value in the user's words.
+    pub value: String,
+    /// The fact as a short English phrase about the user ("lives in Tartu").
+    pub text: String,
+    /// Where it applies; `None` for the whole context.
+    pub scope: Option<String>,
+    /// Its rung on the ladder.
+    pub confidence: Confidence,
+    /// Where it stands.
+    pub status: FactStatus,
+    /// From when it holds (UTC): when the user said it.
+    pub valid_from: DateTime<Utc>,
+    /// Until when it held (UTC), once superseded or rejected.
+    pub valid_to: Option<DateTime<Utc>>,
+    /// The fact that replaced it.
+    pub superseded_by: Option<FactId>,
+    /// How many of the user's episodes say it (duplicates count here, not as new facts).
+    pub support: usize,
+    /// Those episodes, oldest first.
+    pub sources: Vec<Source>,
+}
+
+/// A procedure: how to act for this user, from an explicit instruction.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProcedureView {
+    /// Its id.
+    pub id: i64,
+    /// The instruction, verbatim.
+    pub instruction: String,
+    /// Where it stands.
+    pub status: FactStatus,
+    /// Its rung on the ladder.
+    pub confidence: Confidence,
+    /// The episodes that gave it, oldest first.
+    pub sources: Vec<Source>,
+}
+
+/// What the assistant may rely on about the user: active facts that were stated or
+/// confirmed (never inferred ones), active procedures and open items.
+#[derive(Debug, Clone, Serialize)]
+pub struct Profile {
+    /// Active facts, stated or confirmed, by attribute.
+    pub facts: Vec<FactView>,
+    /// Active procedures.
+    pub procedures: Vec<ProcedureView>,
+    /// Open items, soonest due first.
+    pub open_items: Vec<OpenItem>,
+}
+
+/// What one consolidation run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ConsolidationReport {
+    /// Episodes read for the first time.
+    pub episodes_read: usize,
+    /// Facts added as active.
+    pub facts_added: usize,
+    /// Existing facts that gained a supporting episode.
+    pub facts_supported: usize,
+    /// Facts superseded by a newer value.
+    pub facts_superseded: usize,
+    /// Candidates put in the review queue.
+    pub candidates: usize,
+    /// Conflicts put in the review queue.
+    pub conflicts: usize,
+    /// Procedures added.
+    pub procedures_added: usize,
+    /// Open items added.
+    pub open_items_added: usize,
+    /// Session summaries written or rewritten.
+    pub summaries_written: usize,
+    /// Facts and procedures removed because no episode supports them any more.
+    pub unsupported_dropped: usize,
+}
+
+/// An episode as consolidation reads it.
+#[derive(Debug)]
+pub(crate) struct EpisodeRow {
+    pub id: i64,
+    pub role: Role,
+    pub kind: ActKind,
+    pub text: String,
+    pub occurred_at: String,
+}
+
+impl Engine {
+    /// Consolidates every episode not yet read: facts, procedures and open items from it,
+    /// then session summaries where a session changed. One transaction; idempotent (a second
+    /// run changes nothing). Runs after capture (so a correction applies at once), nightly and
+    /// on demand. Errors: [`Error::ModeForbids`] when the context is paused.
+    pub fn consolidate(&mut self) -> Result<ConsolidationReport> {
+        self.require_recall()?;
+        let now = fmt_utc(self.clock.now());
+        let tx = self.store.conn_mut().transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut report = ConsolidationReport { unsupported_dropped: drop_unsupported_facts(&tx)?, ..Default::default() };
+        let pending: Vec<EpisodeRow> = {
+            let mut stmt = tx.prepare(
+                "SELECT e.id, e.role, e.kind, e.text, e.occurred_at FROM episodes e
+                 WHERE NOT EXISTS (SELECT 1 FROM consolidated_episodes c WHERE c.episode_id = e.id)
+                 ORDER BY e.occurred_at, e.id",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get(3)?, r.get(4)?))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (id, role, kind, text, occurred_at) = row?;
+                out.push(EpisodeRow { id, role: role.parse()?, kind: kind.parse()?, text, occurred_at });
+            }
+            out
+        };
+        for ep in &pending {
+            // Attribution: facts and procedures rest on the user's own words only; the
+            // assistant's echo of them adds no support (seed 003, failure 2).
+            if ep.role == Role::User {
+                for claim in facts::extract(&ep.text) {
+                    ladder::apply(&tx, &claim, ep, &now, &mut report)?;
+                }
+                for instruction in procedures::extract(&ep.text) {
+                    ladder::add_procedure(&tx, &instruction, ep, &now, &mut report)?;
+                }
+                if ep.kind == ActKind::Commitment {
+                    report.open_items_added += tx.execute(
+                        "INSERT OR IGNORE INTO open_items (episode_id, actor, due_start, due_end, status, created_at)
+                         SELECT id, actor, event_start, event_end, 'open', ?2 FROM episodes WHERE id = ?1",
+                        params![ep.id, now],
+                    )?;
+                }
+            }
+            tx.execute(
+                "INSERT OR IGNORE INTO consolidated_episodes (episode_id, at) VALUES (?1, ?2)",
+                params![ep.id, now],
+            )?;
+        }
+        report.episodes_read = pending.len();
+        report.summaries_written = summary::rebuild_changed(&tx, &now)?;
+        tx.commit()?;
+        Ok(report)
+    }
+
+    /// Facts newest first: active and candidate ones, or with `all` also superseded and
+    /// rejected ones, each with its status, confidence, validity and sources.
+    pub fn facts(&self, all: bool) -> Result<Vec<FactView>> {
+        let filter = if all { "1 = 1" } else { "status IN ('active', 'candidate')" };
+        load_facts(self.store.conn(), &format!("{filter} ORDER BY attribute, valid_from DESC, id DESC"), [])
+    }
+
+    /// One fact by id. Errors: [`Error::NotFound`].
+    pub fn fact(&self, id: FactId) -> Result<FactView> {
+        load_facts(self.store.conn(), "id = ?1", [id.0])?
+            .pop()
+            .ok_or(Error::NotFound { kind: "fact", id: id.0 })
+    }
+
+    /// The profile: active facts the user stated or confirmed (inferred ones never show),
+    /// active procedures and open items. Errors: [`Error::ModeForbids`] when paused.
+    pub fn profile(&self) -> Result<Profile> {
+        self.require_recall()?;
+        let conn = self.store.conn();
+        Ok(Profile {
+            facts: load_facts(
+                conn,
+                "status = 'active' AND confidence IN ('stated', 'confirmed') ORDER BY attribute, valid_from, id",
+                [],
+            )?,
+            procedures: load_procedures(conn, "status = 'active' ORDER BY id")?,
+            open_items: summary::open_items(conn, true)?,
+        })
+    }
+
+    /// Procedures: active ones, or with `all` every status.
+    pub fn procedures(&self, all: bool) -> Result<Vec<ProcedureView>> {
+        let filter = if all { "1 = 1 ORDER BY id" } else { "status = 'active' ORDER BY id" };
+        load_procedures(self.store.conn(), filter)
+    }
+}
+
+/// Removes facts and procedures no episode supports any more (their last source was
+/// forgotten), so nothing derived outlives what it came from (DESIGN principle 3). An active
+/// fact that goes gives way to the value it had superseded, if that one still has support.
+/// Call it inside the forget transaction, after the episodes are deleted. Returns the rows
+/// removed.
+pub(crate) fn drop_unsupported_facts(tx: &Transaction<'_>) -> Result<usize> {
+    let unsupported: Vec<(i64, String)> = {
+        let mut stmt = tx.prepare(
+            "SELECT id, status FROM facts f WHERE NOT EXISTS (SELECT 1 FROM fact_sources s WHERE s.fact_id = f.id)",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for (id, status) in &unsupported {
+        if status == "active" {
+            tx.execute(
+                "UPDATE facts SET status = 'active', valid_to = NULL, superseded_by = NULL
+                 WHERE superseded_by = ?1 AND status = 'superseded'
+                   AND EXISTS (SELECT 1 FROM fact_sources s WHERE s.fact_id = facts.id)",
+                [id],
+            )?;
+        }
+    }
+    let mut removed = 0;
+    for (id, _) in &unsupported {
+        removed += tx.execute("DELETE FROM facts WHERE id = ?1", [id])?;
+    }
+    removed += tx.execute(
+        "DELETE FROM procedures WHERE NOT EXISTS (SELECT 1 FROM procedure_sources s WHERE s.procedure_id = procedures.id)",
+        [],
+    )?;
+    Ok(removed)
+}
+
+const SOURCE_SQL: &str = "SELECT e.id, e.text, e.occurred_at, m.session_id, m.external_id
+     FROM episodes e JOIN messages m ON m.id = e.message_id";
+
+fn sources(conn: &rusqlite::Connection, link: &str, owner: &str, id: i64) -> Result<Vec<Source>> {
+    let sql = format!(
+        "{SOURCE_SQL} JOIN {link} l ON l.episode_id = e.id WHERE l.{owner} = ?1 ORDER BY e.occurred_at, e.id"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([id], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get(4)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (episode, quote, said_at, session, external) = row?;
+        out.push(Source {
+            episode_id: EpisodeId(episode),
+            quote,
+            said_at: parse_utc(&said_at)?,
+            session_id: SessionId(session),
+            message_external_id: external,
+        });
+    }
+    Ok(out)
+}
+
+pub(crate) fn load_facts<P: rusqlite::Params>(conn: &rusqlite::Connection, filter: &str, args: P) -> Result<Vec<FactView>> {
+    let sql = format!(
+        "SELECT id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by
+         FROM facts WHERE {filter}"
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    type Row = (i64, String, String, Option<String>, String, String, String, Option<String>, Option<i64>);
+    let rows: Vec<Row> = stmt
+        .query_map(args, |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by) in rows {
+        let sources = sources(conn, "fact_sources", "fact_id", id)?;
+        let text = Attribute::parse(&attribute).map_or_else(|| format!("{attribute}: {value}"), |a| a.describe(&value));
+        out.push(FactView {
+            id: FactId(id),
+            attribute,
+            value,
+            text,
+            scope,
+            confidence: Confidence::parse(&confidence)?,
+            status: FactStatus::parse(&status)?,
+            valid_from: parse_utc(&valid_from)?,
+            valid_to: valid_to.as_deref().map(parse_utc).transpose()?,
+            superseded_by: superseded_by.map(FactId),
+            support: sources.len(),
+            sources,
+        });
+    }
+    Ok(out)
+}
+
+pub(crate) fn load_procedures(conn: &rusqlite::Connection, filter: &str) -> Result<Vec<ProcedureView>> {
+    let sql = format!("SELECT id, instruction, status, confidence FROM procedures WHERE {filter}");
+    let mut stmt = conn.prepare(&sql)?;
+    let rows: Vec<(i64, String, String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (id, instruction, status, confidence) in rows {
+        out.push(ProcedureView {
+            id,
+            instruction,
+            status: FactStatus::parse(&status)?,
+            confidence: Confidence::parse(&confidence)?,
+            sources: sources(conn, "procedure_sources", "procedure_id", id)?,
+        });
+    }
+    Ok(out)
+}
+
+/// The id of the active fact of a single-valued attribute, with its `norm` and valid-from.
+pub(crate) fn active_fact(tx: &Transaction<'_>, attribute: &str) -> Result<Option<(i64, String, String)>> {
+    Ok(tx
+        .query_row(
+            "SELECT id, norm, valid_from FROM facts WHERE attribute = ?1 AND status = 'active'
+             ORDER BY valid_from DESC, id DESC LIMIT 1",
+            [attribute],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?)
+}

@@ -1,0 +1,199 @@
+//! Session summaries and open items (seed 003's session layer: topic, summary, facts learned,
+//! open items). Summaries are extractive: the session's highest-salience non-routine episodes,
+//! quoted verbatim in the order they were said, so nothing is invented.
+
+use chrono::{DateTime, FixedOffset, Utc};
+use rusqlite::{Connection, Transaction, params};
+use serde::Serialize;
+
+use super::{FactView, load_facts};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::model::{EpisodeId, SessionId};
+use crate::store::{parse_fixed, parse_utc};
+
+/// Episodes quoted per summary.
+const SUMMARY_EPISODES: usize = 3;
+
+/// The longest topic line, in characters.
+const TOPIC_CHARS: usize = 80;
+
+/// A session's summary record.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionSummary {
+    /// The session.
+    pub session_id: SessionId,
+    /// Its key (`transcript:chat.json:s1`).
+    pub session_external_id: String,
+    /// When it started (UTC).
+    pub started: DateTime<Utc>,
+    /// When it ended (UTC).
+    pub ended: DateTime<Utc>,
+    /// The most salient episode's opening words.
+    pub topic: String,
+    /// The most salient episodes, verbatim, in the order they were said.
+    pub summary: String,
+    /// The episodes quoted.
+    pub episode_ids: Vec<EpisodeId>,
+    /// Facts that rest on this session's episodes.
+    pub facts_learned: Vec<FactView>,
+    /// Open items from this session.
+    pub open_items: Vec<OpenItem>,
+}
+
+/// A commitment or follow-up with its due time.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenItem {
+    /// Its id.
+    pub id: i64,
+    /// The commitment episode.
+    pub episode_id: EpisodeId,
+    /// Who committed.
+    pub actor: String,
+    /// The words, verbatim.
+    pub text: String,
+    /// When it is due: the resolved time the words name, if any.
+    pub due_start: Option<DateTime<FixedOffset>>,
+    /// End of the due interval.
+    pub due_end: Option<DateTime<FixedOffset>>,
+    /// `open` or `done`.
+    pub status: String,
+}
+
+impl Engine {
+    /// The latest `limit` session summaries, newest first.
+    pub fn session_summaries(&self, limit: usize) -> Result<Vec<SessionSummary>> {
+        let conn = self.store.conn();
+        let mut stmt = conn.prepare(
+            "SELECT s.id, s.external_id, s.started_at, s.ended_at, x.topic, x.summary, x.episode_ids
+             FROM session_summaries x JOIN sessions s ON s.id = x.session_id
+             ORDER BY s.ended_at DESC, s.id DESC LIMIT ?1",
+        )?;
+        type Row = (i64, String, String, String, String, String, String);
+        let rows: Vec<Row> = stmt
+            .query_map([limit as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (id, external, started, ended, topic, summary, ids) in rows {
+            let in_session = "IN (SELECT e.id FROM episodes e JOIN messages m ON m.id = e.message_id WHERE m.session_id = ?1)";
+            out.push(SessionSummary {
+                session_id: SessionId(id),
+                session_external_id: external,
+                started: parse_utc(&started)?,
+                ended: parse_utc(&ended)?,
+                topic,
+                summary,
+                episode_ids: ids.split(',').filter_map(|s| s.parse().ok()).map(EpisodeId).collect(),
+                facts_learned: load_facts(
+                    conn,
+                    &format!("status = 'active' AND id IN (SELECT fact_id FROM fact_sources WHERE episode_id {in_session})"),
+                    [id],
+                )?,
+                open_items: load_open_items(conn, &format!("o.episode_id {in_session}"), [id])?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Open items, soonest due first (undated last); with `open_only` false, done ones too.
+    pub fn open_items(&self, open_only: bool) -> Result<Vec<OpenItem>> {
+        open_items(self.store.conn(), open_only)
+    }
+
+    /// Marks an open item done (or open again). Errors: [`crate::Error::NotFound`].
+    pub fn set_open_item_done(&mut self, id: i64, done: bool) -> Result<()> {
+        let now = crate::store::fmt_utc(self.clock.now());
+        let changed = self.store.conn().execute(
+            "UPDATE open_items SET status = ?2, done_at = ?3 WHERE id = ?1",
+            params![id, if done { "done" } else { "open" }, done.then_some(now)],
+        )?;
+        if changed == 0 {
+            return Err(crate::Error::NotFound { kind: "open item", id });
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn open_items(conn: &Connection, open_only: bool) -> Result<Vec<OpenItem>> {
+    let filter = if open_only { "o.status = 'open'" } else { "1 = 1" };
+    load_open_items(conn, filter, [])
+}
+
+fn load_open_items<P: rusqlite::Params>(conn: &Connection, filter: &str, args: P) -> Result<Vec<OpenItem>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT o.id, o.episode_id, o.actor, e.text, o.due_start, o.due_end, o.status
+         FROM open_items o JOIN episodes e ON e.id = o.episode_id WHERE {filter}
+         ORDER BY o.due_start IS NULL, o.due_start, o.id"
+    ))?;
+    type Row = (i64, i64, String, String, Option<String>, Option<String>, String);
+    let rows: Vec<Row> = stmt
+        .query_map(args, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (id, episode, actor, text, due_start, due_end, status) in rows {
+        out.push(OpenItem {
+            id,
+            episode_id: EpisodeId(episode),
+            actor,
+            text,
+            due_start: due_start.as_deref().map(parse_fixed).transpose()?,
+            due_end: due_end.as_deref().map(parse_fixed).transpose()?,
+            status,
+        });
+    }
+    Ok(out)
+}
+
+/// Writes the summary of every session that has none yet or gained episodes since; returns
+/// how many were written. A session whose episodes are all routine gets no summary.
+pub(crate) fn rebuild_changed(tx: &Transaction<'_>, now: &str) -> Result<usize> {
+    let changed: Vec<(i64, i64)> = {
+        let mut stmt = tx.prepare(
+            "SELECT m.session_id, max(e.id) FROM episodes e JOIN messages m ON m.id = e.message_id
+             GROUP BY m.session_id
+             HAVING max(e.id) > coalesce((SELECT covered_to FROM session_summaries x WHERE x.session_id = m.session_id), 0)",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut written = 0;
+    for (session, covered_to) in changed {
+        let picked: Vec<(i64, String)> = {
+            let mut stmt = tx.prepare(
+                "SELECT e.id, e.text FROM episodes e JOIN messages m ON m.id = e.message_id
+                 WHERE m.session_id = ?1 AND e.kind != 'routine'
+                 ORDER BY e.salience DESC, e.occurred_at, e.id LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![session, SUMMARY_EPISODES as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        tx.execute("DELETE FROM session_summaries WHERE session_id = ?1", [session])?;
+        let Some((_, top)) = picked.first() else { continue };
+        let topic = topic(top);
+        let mut in_order = picked.clone();
+        in_order.sort_by_key(|(id, _)| *id);
+        let summary = in_order.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(" ");
+        let ids = format!(",{},", in_order.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>().join(","));
+        written += tx.execute(
+            "INSERT INTO session_summaries (session_id, topic, summary, episode_ids, covered_to, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![session, topic, summary, ids, covered_to, now],
+        )?;
+    }
+    Ok(written)
+}
+
+/// The opening words of `text`, cut at a word boundary.
+fn topic(text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= TOPIC_CHARS {
+        return flat;
+    }
+    let cut: String = flat.chars().take(TOPIC_CHARS).collect();
+    match cut.rfind(' ') {
+        Some(i) => format!("{}…", &cut[..i]),
+        None => format!("{cut}…"),
+    }
+}

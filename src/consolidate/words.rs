@@ -1,0 +1,146 @@
+//! A small tokenizer for the consolidation rules: words with their byte spans, contractions
+//! expanded to canonical words ("I'm" → "i am"), so a rule is written once per language.
+
+use std::ops::Range;
+
+/// One word or punctuation mark of a sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Word {
+    /// Lowercased, canonical form (a contraction part is its full word).
+    pub low: String,
+    /// The byte range of the source token in the text.
+    pub span: Range<usize>,
+    /// Whether the source token starts with an uppercase letter.
+    pub capital: bool,
+    /// Whether this is punctuation rather than a word.
+    pub punct: bool,
+}
+
+/// English contractions, expanded so patterns match both spellings.
+const CONTRACTIONS: &[(&str, &[&str])] = &[
+    ("i'm", &["i", "am"]),
+    ("i've", &["i", "have"]),
+    ("i'd", &["i", "would"]),
+    ("i'll", &["i", "will"]),
+    ("we're", &["we", "are"]),
+    ("we've", &["we", "have"]),
+    ("we'll", &["we", "will"]),
+    ("don't", &["do", "not"]),
+    ("doesn't", &["does", "not"]),
+    ("didn't", &["did", "not"]),
+    ("can't", &["can", "not"]),
+    ("cannot", &["can", "not"]),
+    ("won't", &["will", "not"]),
+    ("isn't", &["is", "not"]),
+    ("it's", &["it", "is"]),
+    ("name's", &["name", "is"]),
+];
+
+/// Splits `text` into words and punctuation marks, in order.
+pub(crate) fn tokenize(text: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c.is_alphanumeric() {
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                let joins = (d == '\'' || d == '’' || d == '-')
+                    && text[j + d.len_utf8()..].chars().next().is_some_and(char::is_alphanumeric);
+                if d.is_alphanumeric() || joins {
+                    end = j + d.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            let raw = &text[i..end];
+            let low = raw.to_lowercase().replace('’', "'");
+            let capital = c.is_uppercase();
+            match CONTRACTIONS.iter().find(|(k, _)| *k == low) {
+                Some((_, parts)) => {
+                    for p in *parts {
+                        out.push(Word { low: (*p).to_string(), span: i..end, capital, punct: false });
+                    }
+                }
+                None => out.push(Word { low, span: i..end, capital, punct: false }),
+            }
+        } else if !c.is_whitespace() {
+            out.push(Word {
+                low: c.to_string(),
+                span: i..i + c.len_utf8(),
+                capital: false,
+                punct: true,
+            });
+        }
+    }
+    out
+}
+
+/// Sentence-ending or clause-ending marks: a value never runs across them.
+pub(crate) fn is_boundary(w: &Word) -> bool {
+    w.punct && matches!(w.low.as_str(), "." | "!" | "?" | ";" | ":" | "," | "–" | "—" | "(" | ")" | "\"" | "“" | "”")
+}
+
+/// Splits words into sentences at `.`, `!`, `?`, `;` and line breaks (a line break is not a
+/// token, so a new sentence also starts where one word is followed by a capital after `\n`).
+pub(crate) fn sentences(text: &str, words: &[Word]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, w) in words.iter().enumerate() {
+        let newline_after = words
+            .get(i + 1)
+            .is_some_and(|n| text.get(w.span.end..n.span.start).is_some_and(|g| g.contains('\n')));
+        if (w.punct && matches!(w.low.as_str(), "." | "!" | "?" | ";")) || newline_after {
+            if start <= i {
+                out.push(start..i + 1);
+            }
+            start = i + 1;
+        }
+    }
+    if start < words.len() {
+        out.push(start..words.len());
+    }
+    out
+}
+
+/// Whether `pattern` (space-separated canonical words) occurs in `words` at `at`.
+pub(crate) fn matches_at(words: &[Word], at: usize, pattern: &str) -> bool {
+    let mut i = at;
+    for p in pattern.split(' ') {
+        match words.get(i) {
+            Some(w) if w.low == p => i += 1,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Every position where `pattern` starts, with the index just past it.
+pub(crate) fn find_all(words: &[Word], pattern: &str) -> Vec<(usize, usize)> {
+    let n = pattern.split(' ').count();
+    (0..words.len())
+        .filter(|&i| matches_at(words, i, pattern))
+        .map(|i| (i, i + n))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contractions_expand_and_keep_their_span() {
+        let w = tokenize("I’m based in Tartu.");
+        let lows: Vec<&str> = w.iter().map(|w| w.low.as_str()).collect();
+        assert_eq!(lows, ["i", "am", "based", "in", "tartu", "."], "rules are written once, for `i am`");
+        assert_eq!(w[0].span, w[1].span, "both parts point at the contraction's words");
+        assert!(w[4].capital, "a place name keeps its capital, which the value rules need");
+    }
+
+    #[test]
+    fn sentences_split_on_full_stops() {
+        let text = "I live in Oslo. My dog is Rex!";
+        let w = tokenize(text);
+        assert_eq!(sentences(text, &w).len(), 2, "two sentences, two ranges");
+    }
+}
