@@ -137,7 +137,7 @@ impl Engine {
                 }
             }
         }
-        let tx = self.store.conn_mut().transaction()?;
+        let tx = self.store.conn_mut().transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let (mut sessions_added, mut messages_added) = (0, 0);
         for (si, session) in sessions.iter().enumerate() {
             if (0..session.messages.len()).all(|mi| forgotten.contains(&(si, mi))) {
@@ -221,7 +221,7 @@ impl Engine {
                     batch.len()
                 )));
             }
-            let tx = self.store.conn_mut().transaction()?;
+            let tx = self.store.conn_mut().transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             for ((id, _), v) in batch.iter().zip(&vectors) {
                 tx.execute(
                     "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector) VALUES (?1, ?2, ?3, ?4)",

@@ -136,7 +136,7 @@ impl Engine {
         let at = self.clock.now();
         let secret = self.tombstone_secret()?;
         let (filter, args) = self.message_filter(scope);
-        let tx = self.store.conn_mut().transaction()?;
+        let tx = self.store.conn_mut().transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut receipt = ForgetReceipt { scope: scope.name().to_string(), at, ..Default::default() };
         match scope {
             ForgetScope::Episode(id) => forget_episode(&tx, *id, &secret, &mut receipt)?,

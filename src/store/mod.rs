@@ -80,7 +80,12 @@ impl Store {
             return Err(Error::SchemaTooNew { path: self.path.clone(), found, known });
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-            let tx = self.conn.transaction()?;
+            // IMMEDIATE: two processes opening a new file at once must not both migrate.
+            let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let now: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+            if now > i as i64 {
+                continue; // another process ran this one while we waited for the lock
+            }
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;

@@ -1,0 +1,57 @@
+//! Several processes write one context at once (the app, a CLI, the MCP server): with the
+//! busy timeout and IMMEDIATE write transactions, every write lands and nothing is lost.
+
+use std::process::Stdio;
+
+use assert_cmd::cargo::CommandCargoExt;
+use rusqlite::Connection;
+
+fn transcript(writer: usize, messages: usize) -> String {
+    let messages: Vec<_> = (0..messages)
+        .map(|i| {
+            serde_json::json!({
+                "role": if i % 2 == 0 { "user" } else { "assistant" },
+                "text": format!("Writer {writer} note {i}: the shipment of item {} arrives on dock {}.", writer * 1000 + i, i % 7),
+                "timestamp": format!("2026-03-0{}T10:{:02}:00Z", writer + 1, i),
+            })
+        })
+        .collect();
+    serde_json::json!({"sessions": [{"id": format!("writer-{writer}"), "messages": messages}]}).to_string()
+}
+
+#[test]
+fn three_writer_processes_lose_no_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let per_writer = 40;
+    let children: Vec<_> = (0..3)
+        .map(|w| {
+            let file = dir.path().join(format!("w{w}.json"));
+            std::fs::write(&file, transcript(w, per_writer)).unwrap();
+            std::process::Command::cargo_bin("minne")
+                .unwrap()
+                .env("MINNE_DATA_DIR", &data)
+                .args(["import", "--format", "transcript"])
+                .arg(&file)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "every writer succeeds: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let conn = Connection::open(data.join("personal.sqlite")).unwrap();
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT count(*) FROM messages"), 3 * per_writer as i64, "no acknowledged write is lost");
+    assert_eq!(count("SELECT count(*) FROM messages WHERE captured_at IS NULL"), 0, "and all were captured");
+    assert_eq!(
+        count("SELECT count(*) FROM episodes"),
+        count("SELECT count(*) FROM embeddings"),
+        "each episode has exactly one vector, however the writers interleaved"
+    );
+    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(integrity, "ok");
+}
