@@ -9,6 +9,11 @@ use chrono::{DateTime, Utc};
 pub trait Clock: Send + Sync + std::fmt::Debug {
     /// Now, in UTC.
     fn now(&self) -> DateTime<Utc>;
+
+    /// Now, as a time with a (zero) UTC offset.
+    fn now_fixed(&self) -> DateTime<chrono::FixedOffset> {
+        self.now().fixed_offset()
+    }
 }
 
 /// The system clock. Front ends hand this to the engine.

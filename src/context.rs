@@ -102,6 +102,18 @@ pub fn list_contexts(data_dir: &Path) -> Result<Vec<ContextInfo>> {
     Ok(out)
 }
 
+/// Creates a new, empty context under `data_dir` (its own database file). Errors:
+/// [`Error::InvalidInput`] if it exists already.
+pub fn create_context(data_dir: &Path, name: &ContextName) -> Result<ContextInfo> {
+    ensure_data_dir(data_dir)?;
+    let path = name.db_path(data_dir);
+    if path.exists() {
+        return Err(Error::InvalidInput(format!("the context `{name}` exists already")));
+    }
+    Store::open(&path)?;
+    Ok(ContextInfo { name: name.clone(), episodes: 0, path })
+}
+
 /// Whether the context's database exists under `data_dir`.
 pub fn context_exists(data_dir: &Path, name: &ContextName) -> bool {
     name.db_path(data_dir).exists()

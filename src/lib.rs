@@ -45,6 +45,8 @@ pub mod recall;
 pub mod scenario;
 pub mod settings;
 pub(crate) mod store;
+#[cfg(test)]
+mod tests;
 
 pub use context::{ContextInfo, ContextName, list_contexts};
 pub use engine::Engine;

@@ -56,6 +56,14 @@ enum Command {
     Eval(commands::eval::Args),
     /// Replay real-failure cases (shared/cases) and write what Minne returned per check.
     Scenario(commands::scenario::Args),
+    /// Turn captured episodes into facts, procedures, open items and session summaries now.
+    Consolidate(commands::consolidate::Args),
+    /// Show the profile: active facts the user stated or confirmed, procedures, open items.
+    Profile(commands::profile::Args),
+    /// List facts with their status, confidence, validity and sources.
+    Facts(commands::facts::Args),
+    /// List the review queue, or confirm, reject or edit an entry.
+    Review(commands::review::Args),
 }
 
 fn main() -> ExitCode {
@@ -99,5 +107,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Capture(args) => commands::capture::run(&env, args),
         Command::Eval(args) => commands::eval::run(&env, args),
         Command::Scenario(args) => commands::scenario::run(&env, args),
+        Command::Consolidate(args) => commands::consolidate::run(&env, args),
+        Command::Profile(args) => commands::profile::run(&env, args),
+        Command::Facts(args) => commands::facts::run(&env, args),
+        Command::Review(args) => commands::review::run(&env, args),
     }
 }

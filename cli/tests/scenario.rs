@@ -15,14 +15,14 @@ const CASES: &str = r#"{"schema_version": 1, "conventions": {}, "cases": [{
   "actions": [
     {"type": "delete_memory", "at": "2025-05-06T09:00:00+02:00", "args": {"match": "4471"}},
     {"type": "restart", "at": "2025-05-06T09:05:00+02:00"},
-    {"type": "run_consolidation", "at": "2025-05-08T03:00:00+02:00"}
+    {"type": "edit_memory", "at": "2025-05-08T03:00:00+02:00", "args": {"match": "coffee", "new_text": "tea"}}
   ],
   "checks": [
     {"id": "T-1.ack", "type": "capture_ack", "at": "2025-05-05T17:20:30+02:00", "message_id": "m1"},
     {"id": "T-1.recall", "type": "recall", "at": "2025-05-07T08:00:00+02:00", "context": "personal", "query": "How do I take my coffee?", "repeat": 3},
     {"id": "T-1.page", "type": "inspect", "at": "2025-05-07T08:00:00+02:00", "scope": "all", "page": {"page_size": 1}},
     {"id": "T-1.scan", "type": "raw_store_scan", "at": "2025-05-07T08:00:00+02:00", "stores": ["fact_store", "caches"]},
-    {"id": "T-1.profile", "type": "inspect", "at": "2025-05-07T08:00:00+02:00", "scope": "user_profile"},
+    {"id": "T-1.profile", "type": "inspect", "at": "2025-05-07T08:00:00+02:00", "scope": "entity:Jonas"},
     {"id": "T-1.after", "type": "recall", "at": "2025-05-09T08:00:00+02:00", "query": "coffee?"}
   ]}]}"#;
 
@@ -51,7 +51,7 @@ fn scenario_run_observes_what_minne_can_and_leaves_out_the_rest() {
     assert_eq!(
         keys,
         ["T-1.ack", "T-1.page", "T-1.recall", "T-1.scan"],
-        "no user-profile listing yet, and nothing after an unsupported consolidation: both MISSING"
+        "no per-entity listing yet, and nothing after an unsupported edit: both MISSING"
     );
     assert!(
         observed["T-1.ack"]["stored_items"]

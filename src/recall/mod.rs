@@ -17,6 +17,7 @@
 //! absolute `threshold`: nothing relevant gives nothing. The defaults and how they were
 //! chosen are in docs/benchmarks.md.
 
+pub mod cache;
 mod fusion;
 mod lexical;
 pub mod prompt;
@@ -216,7 +217,7 @@ struct Scored {
 
 /// What scoring needs of one episode.
 #[derive(Debug)]
-struct Candidate {
+pub(crate) struct Candidate {
     id: i64,
     session: i64,
     seq: i64,
@@ -248,8 +249,9 @@ impl Engine {
         let started = Instant::now();
         let now = self.clock.now();
         let ranking = &query.ranking;
-        let people = if ranking.people { self.people_named_in(&query.text)? } else { Vec::new() };
-        let mut scored = self.score_all(query, &people, now)?;
+        let snapshot = self.snapshot()?;
+        let people = if ranking.people { people_named_in(&snapshot.people, &query.text) } else { Vec::new() };
+        let mut scored = self.score_all(&snapshot.candidates, query, &people, now)?;
         scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
         let cleared = scored.iter().take(query.k).take_while(|s| s.score >= query.threshold).count();
         let misses: Vec<(Scored, LeftOut)> = scored
@@ -279,23 +281,23 @@ impl Engine {
         Ok(RecallExplained { hits, near_misses, people, terms, took_ms: started.elapsed().as_secs_f64() * 1e3 })
     }
 
-    /// The speakers and participants of this context whose names the query contains
-    /// (whole words, any case), lowercased.
-    fn people_named_in(&self, query: &str) -> Result<Vec<String>> {
-        let mut stmt = self.store.conn().prepare_cached(
-            "SELECT DISTINCT actor FROM episodes UNION SELECT DISTINCT name FROM episode_participants",
-        )?;
-        let names = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        let words = lexical::words(query);
-        Ok(names
-            .into_iter()
-            .map(|n| n.to_lowercase())
-            .filter(|n| n != "user" && n != "assistant" && !n.is_empty())
-            .filter(|n| {
-                let parts: Vec<&str> = n.split_whitespace().collect();
-                words.windows(parts.len()).any(|w| w == parts.as_slice())
-            })
-            .collect())
+    /// Every episode with what scoring needs and the names of the context's people, from the
+    /// cache when the store has not changed since the last recall.
+    fn snapshot(&self) -> Result<std::sync::Arc<cache::Snapshot>> {
+        cache::get(self.store.path(), self.store.conn(), self.embedder.model_id(), || {
+            let mut stmt = self.store.conn().prepare_cached(
+                "SELECT DISTINCT actor FROM episodes UNION SELECT DISTINCT name FROM episode_participants",
+            )?;
+            let names = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut people: Vec<String> = names
+                .into_iter()
+                .map(|n| n.to_lowercase())
+                .filter(|n| n != "user" && n != "assistant" && !n.is_empty())
+                .collect();
+            people.sort();
+            people.dedup();
+            Ok(cache::Snapshot { candidates: self.candidates()?, people })
+        })
     }
 
     /// Every episode with what scoring needs.
@@ -329,10 +331,15 @@ impl Engine {
         Ok(out)
     }
 
-    fn score_all(&self, query: &RecallQuery, people: &[String], now: DateTime<Utc>) -> Result<Vec<Scored>> {
+    fn score_all(
+        &self,
+        candidates: &[Candidate],
+        query: &RecallQuery,
+        people: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Scored>> {
         let ranking = &query.ranking;
         let w = &query.weights;
-        let candidates = self.candidates()?;
         if candidates.is_empty() {
             return Ok(Vec::new());
         }
@@ -451,6 +458,20 @@ impl Engine {
             })
             .collect())
     }
+}
+
+/// The people of the context (lowercased names) whose names the query contains as whole
+/// words, any case.
+fn people_named_in(people: &[String], query: &str) -> Vec<String> {
+    let words = lexical::words(query);
+    people
+        .iter()
+        .filter(|n| {
+            let parts: Vec<&str> = n.split_whitespace().collect();
+            !parts.is_empty() && words.windows(parts.len()).any(|w| w == parts.as_slice())
+        })
+        .cloned()
+        .collect()
 }
 
 /// The query with the named people's words removed.

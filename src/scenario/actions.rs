@@ -79,7 +79,22 @@ impl CaseRun<'_> {
                 self.note_receipt(&format!("forget_context `{context}`"), &receipt);
                 Ok(())
             }
-            "edit_memory" | "set_context_policy" | "run_consolidation" | "export" => {
+            "run_consolidation" => {
+                for name in self.context_names()? {
+                    let Some(engine) = self.engine(&name)? else {
+                        continue;
+                    };
+                    let r = engine.consolidate()?;
+                    if r.episodes_read > 0 {
+                        self.report.notes.push(format!(
+                            "consolidation in `{name}`: {} episodes read, {} facts added, {} superseded, {} procedures, {} open items",
+                            r.episodes_read, r.facts_added, r.facts_superseded, r.procedures_added, r.open_items_added
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            "edit_memory" | "set_context_policy" | "export" => {
                 self.block(format!(
                     "action `{}` at {}: Minne has no engine call for it yet",
                     action.kind, action.at

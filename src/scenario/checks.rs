@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use crate::consolidate::{Confidence, FactStatus};
 use crate::error::Result;
 use crate::recall::RecallQuery;
 use crate::scenario::cases::Check;
@@ -101,11 +102,7 @@ impl CaseRun<'_> {
         let contexts = match scope {
             "all" => self.context_names()?,
             s if s.starts_with("context:") => vec![s.trim_start_matches("context:").to_string()],
-            "user_profile" => {
-                return Ok(Outcome::LeftOut(
-                    "Minne has no user-profile listing yet".into(),
-                ));
-            }
+            "user_profile" => return self.profile(check),
             s if s.starts_with("entity:") => {
                 return Ok(Outcome::LeftOut(
                     "Minne has no per-entity listing yet".into(),
@@ -183,5 +180,49 @@ impl CaseRun<'_> {
                 check.at
             )),
         }
+    }
+
+    /// The profile as the panel shows it, in every context: the facts the user stated or
+    /// confirmed and the active procedures; with `include_superseded`, the facts a newer
+    /// value replaced too, marked `superseded`. Candidates wait in the review queue and
+    /// inferred facts never show, so neither is listed.
+    fn profile(&mut self, check: &Check) -> Result<Outcome> {
+        let with_history = check.include_superseded.unwrap_or(false);
+        let mut items = Vec::new();
+        for name in self.context_names()? {
+            let Some(engine) = self.engine(&name)? else {
+                continue;
+            };
+            let profile = engine.profile()?;
+            if with_history {
+                for f in engine.facts(true)? {
+                    let status = match f.status {
+                        FactStatus::Active if f.confidence != Confidence::Inferred => "active",
+                        FactStatus::Superseded => "superseded",
+                        _ => continue,
+                    };
+                    items.push(Item::from_fact(&f, &name, status));
+                }
+            } else {
+                items.extend(
+                    profile
+                        .facts
+                        .iter()
+                        .map(|f| Item::from_fact(f, &name, "active")),
+                );
+            }
+            items.extend(
+                profile
+                    .procedures
+                    .iter()
+                    .map(|p| Item::from_procedure(p, &name)),
+            );
+        }
+        let total_count = items.len() as u64;
+        Ok(Outcome::Observed(Observation::Inspect {
+            items,
+            total_count,
+            next_cursor: None,
+        }))
     }
 }

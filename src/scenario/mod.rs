@@ -14,17 +14,19 @@
 //! - Actions go through the calls the app and the CLI make: `delete_memory` lists the
 //!   episodes and forgets each one whose text contains the match; `delete_conversation`,
 //!   `forget_time_range` (in every context) and `forget_context` call
-//!   [`Engine::forget`](crate::Engine::forget); `restart` closes every engine;
+//!   [`Engine::forget`](crate::Engine::forget); `run_consolidation` consolidates every
+//!   context; `restart` closes every engine;
 //!   `bulk_generate` imports the JSONL file beside the cases file. An action Minne has no
-//!   engine call for (`edit_memory`, `set_context_policy`, `run_consolidation`, `export`) is
+//!   engine call for (`edit_memory`, `set_context_policy`, `export`) is
 //!   noted, and every later check of the case is left out (MISSING for the evaluator),
 //!   never imitated.
 //! - Checks: `recall` (k = 10 unless the check says, the product's own threshold, wall time
 //!   per run), `inspect` of `all` or `context:<name>` (the panel's listing, paged by
 //!   offset), `raw_store_scan` (the printable text of the raw bytes of every file in the
 //!   data dir, WAL included, split by the table that owns each page: [`scan`]),
-//!   `capture_ack` (the capture report of that message). `user_profile` and `entity:`
-//!   listings, `list_time_range` and `export` are left out until Minne has them.
+//!   `capture_ack` (the capture report of that message), `inspect` of `user_profile` (the
+//!   profile's facts and procedures, superseded facts too when asked). `entity:` listings,
+//!   `list_time_range` and `export` are left out until the runner or Minne has them.
 //!
 //! ```no_run
 //! # fn main() -> minne::Result<()> {

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
 
+use crate::consolidate::{FactView, ProcedureView};
 use crate::episodes::EpisodeView;
 
 /// A memory item as a recall or a listing returned it.
@@ -27,6 +28,9 @@ pub struct Item {
     /// Salience in `[0, 1]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salience: Option<f64>,
+    /// How many episodes say it (a fact's support).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mention_count: Option<u64>,
 }
 
 impl Item {
@@ -43,6 +47,42 @@ impl Item {
             context: context.to_string(),
             occurred_at: Some(occurred_at),
             salience: Some(e.salience.get()),
+            mention_count: None,
+        }
+    }
+
+    /// The item for a fact of the profile stored in `context`, with the status the panel
+    /// shows (`active`, or `superseded` when a newer value replaced it).
+    pub fn from_fact(f: &FactView, context: &str, status: &str) -> Item {
+        Item {
+            text: f.text.clone(),
+            status: status.to_string(),
+            source_message_ids: f
+                .sources
+                .iter()
+                .filter_map(|s| s.message_external_id.clone())
+                .collect(),
+            context: context.to_string(),
+            occurred_at: None,
+            salience: None,
+            mention_count: Some(f.support as u64),
+        }
+    }
+
+    /// The item for an active procedure stored in `context`.
+    pub fn from_procedure(p: &ProcedureView, context: &str) -> Item {
+        Item {
+            text: p.instruction.clone(),
+            status: "active".to_string(),
+            source_message_ids: p
+                .sources
+                .iter()
+                .filter_map(|s| s.message_external_id.clone())
+                .collect(),
+            context: context.to_string(),
+            occurred_at: None,
+            salience: None,
+            mention_count: None,
         }
     }
 }

@@ -11,14 +11,18 @@ use minne::{ContextName, Engine};
 use crate::lazy::LazyEmbedder;
 
 pub mod capture;
+pub mod consolidate;
 pub mod contexts;
 pub mod eval;
 pub mod export;
+pub mod facts;
 pub mod forget;
 pub mod import;
 pub mod list;
 pub mod mode;
+pub mod profile;
 pub mod recall;
+pub mod review;
 pub mod scenario;
 pub mod status;
 

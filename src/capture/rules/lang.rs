@@ -30,7 +30,7 @@ const DA: &[&str] = &[
     "og", "jeg", "er", "ikke", "også", "af", "hun", "fra", "skal", "hvad", "hvordan", "uge", "kun",
     "meget", "mig", "dig", "det", "som", "har", "havde", "bliver", "kan", "til", "næste", "tak",
     "undskyld", "nogen", "vores", "sig", "jo", "være", "hvor", "vi", "var", "med", "på", "om",
-    "så", "nu", "når", "os", "efter", "ved", "lige", "hvis",
+    "så", "nu", "når", "os", "efter", "ved", "lige", "hvis", "at",
 ];
 
 /// The language whose function words occur most often; English on a tie or none.

@@ -1,0 +1,91 @@
+use minne::consolidate::{FactView, ReviewKind};
+
+use super::Env;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Option<Action>,
+    /// Include resolved entries.
+    #[arg(long)]
+    all: bool,
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Accept an entry: its fact or procedure becomes active and confirmed.
+    Confirm {
+        /// The entry's id, from `minne review`.
+        id: i64,
+    },
+    /// Reject an entry: it is not proposed again from the same evidence.
+    Reject {
+        /// The entry's id.
+        id: i64,
+    },
+    /// Change the proposed value, then confirm it.
+    Edit {
+        /// The entry's id.
+        id: i64,
+        /// The corrected value.
+        value: String,
+    },
+}
+
+pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
+    let mut engine = env.open()?;
+    match args.action {
+        Some(Action::Confirm { id }) => {
+            engine.review_confirm(id)?;
+            println!("Confirmed review entry #{id}.");
+            return Ok(());
+        }
+        Some(Action::Reject { id }) => {
+            engine.review_reject(id)?;
+            println!("Rejected review entry #{id}; it will not be proposed again from the same evidence.");
+            return Ok(());
+        }
+        Some(Action::Edit { id, value }) => {
+            engine.review_edit(id, &value)?;
+            println!("Edited and confirmed review entry #{id}.");
+            return Ok(());
+        }
+        None => {}
+    }
+    let queue = engine.review_queue(args.all)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&queue)?);
+        return Ok(());
+    }
+    if queue.is_empty() {
+        println!("Nothing to review in `{}`.", env.context);
+    }
+    for item in &queue {
+        let kind = match item.kind {
+            ReviewKind::Candidate => "candidate",
+            ReviewKind::Conflict => "conflict",
+            ReviewKind::ProcedureRequest => "procedure",
+        };
+        println!("#{:<5} {:<9} {:<9} {}", item.id, kind, item.status, item.reason);
+        if let Some(f) = &item.fact {
+            print_fact(if item.kind == ReviewKind::Conflict { "new" } else { "fact" }, f);
+        }
+        if let Some(f) = &item.other {
+            print_fact("held", f);
+        }
+        if let Some(p) = &item.procedure {
+            println!("       procedure \"{}\"", p.instruction);
+        }
+    }
+    Ok(())
+}
+
+fn print_fact(label: &str, f: &FactView) {
+    println!("       {label:<4} {} = {}  (since {})", f.attribute, f.value, f.valid_from.format("%Y-%m-%d"));
+    for s in &f.sources {
+        println!("            \"{}\"  episode #{} {}", s.quote, s.episode_id, s.said_at.format("%Y-%m-%d %H:%M"));
+    }
+}

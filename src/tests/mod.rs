@@ -1,0 +1,3 @@
+//! Engine-wide property tests.
+
+mod isolation;

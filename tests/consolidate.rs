@@ -1,0 +1,350 @@
+//! Consolidation on real stores with the real model: seed 003's examples (a hedge gives no
+//! fact, a move supersedes, a correction applies at once), attribution, duplicates, delayed
+//! input going to the review queue, procedures, forgetting a fact's support, and the
+//! idempotence property.
+
+mod common;
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
+use minne::clock::{Clock, FixedClock};
+use minne::consolidate::{Confidence, FactStatus, FactView};
+use minne::embed::Embedder;
+use minne::forget::ForgetScope;
+use minne::import::{NewMessage, NewSession};
+use minne::model::Role;
+use minne::{ContextName, Engine};
+use proptest::prelude::*;
+
+fn embedder() -> Arc<dyn Embedder> {
+    static E: OnceLock<Arc<dyn Embedder>> = OnceLock::new();
+    E.get_or_init(common::real_embedder).clone()
+}
+
+fn day(d: i64) -> DateTime<FixedOffset> {
+    let start = FixedOffset::east_opt(3600).unwrap().with_ymd_and_hms(2026, 1, 5, 9, 0, 0).unwrap();
+    start + Duration::days(d)
+}
+
+fn open(data: &Path) -> (Engine, Arc<FixedClock>) {
+    let clock = Arc::new(FixedClock::new(Utc.with_ymd_and_hms(2026, 1, 5, 8, 0, 0).unwrap()));
+    let engine = Engine::open(data, &ContextName::new("personal").unwrap(), embedder(), clock.clone()).unwrap();
+    (engine, clock)
+}
+
+/// Imports one session `key` of (role, day, text) and consolidates, with the clock just
+/// after its last message.
+fn say(engine: &mut Engine, clock: &FixedClock, key: &str, turns: &[(Role, i64, &str)]) {
+    let messages: Vec<NewMessage> = turns
+        .iter()
+        .enumerate()
+        .map(|(i, (role, d, text))| NewMessage {
+            external_id: Some(format!("{key}-m{i}")),
+            role: *role,
+            actor: role.as_str().to_string(),
+            text: text.to_string(),
+            sent_at: day(*d) + Duration::seconds(i as i64 * 10),
+        })
+        .collect();
+    let last = messages.iter().map(|m| m.sent_at.to_utc()).max().unwrap();
+    clock.set(clock.now().max(last) + Duration::minutes(5));
+    engine.import_sessions(&[NewSession { key: key.to_string(), messages }], "test", &mut |_| {}).unwrap();
+    engine.consolidate().unwrap();
+}
+
+fn with(facts: &[FactView], attribute: &str) -> Vec<FactView> {
+    facts.iter().filter(|f| f.attribute == attribute).cloned().collect()
+}
+
+fn active_value(engine: &Engine, attribute: &str) -> Option<String> {
+    let facts = engine.facts(false).unwrap();
+    with(&facts, attribute).into_iter().find(|f| f.status == FactStatus::Active).map(|f| f.value)
+}
+
+use Role::{Assistant as A, User as U};
+
+#[test]
+fn seed_003_a_passing_remark_gives_no_fact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "I might try Python for the scripts."), (A, 0, "Python is a good fit.")]);
+    assert!(engine.episode_count().unwrap() > 0, "the remark is captured as an episode (else the test proves nothing)");
+    assert!(
+        engine.facts(true).unwrap().is_empty(),
+        "seed 003: a passing remark (\"I might try Python\") must not become a fact"
+    );
+}
+
+#[test]
+fn seed_003_a_move_supersedes_the_old_city_with_dates() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "I moved to Tallinn last month and love the old town.")]);
+    say(&mut engine, &clock, "s2", &[(U, 120, "Big change: we moved to Tartu for the university.")]);
+    let all = engine.facts(true).unwrap();
+    let places = with(&all, "location");
+    let tartu = places.iter().find(|f| f.value == "Tartu").expect("Tartu is stored");
+    let tallinn = places.iter().find(|f| f.value == "Tallinn").expect("Tallinn stays in history");
+    assert_eq!(tartu.status, FactStatus::Active, "the later move is the current location");
+    assert_eq!(tallinn.status, FactStatus::Superseded, "the old city is superseded, not deleted nor left active");
+    assert_eq!(tallinn.valid_to, Some(tartu.valid_from), "Tallinn held until the user said they moved to Tartu");
+    assert_eq!(tallinn.valid_from, day(0).to_utc(), "Tallinn holds from when the user said it");
+    assert_eq!(tallinn.superseded_by, Some(tartu.id), "history links the old value to its successor");
+    let profile = engine.profile().unwrap();
+    let shown: Vec<&str> = profile.facts.iter().filter(|f| f.attribute == "location").map(|f| f.value.as_str()).collect();
+    assert_eq!(shown, ["Tartu"], "the profile shows only the current location");
+}
+
+#[test]
+fn seed_003_a_name_correction_applies_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "Hi! My name is Alice.")]);
+    assert_eq!(active_value(&engine, "name").as_deref(), Some("Alice"), "the stated name is stored first");
+    say(&mut engine, &clock, "s1", &[(U, 0, "Hi! My name is Alice."), (U, 1, "Actually my name is Alex, not Alice.")]);
+    assert_eq!(
+        active_value(&engine, "name").as_deref(),
+        Some("Alex"),
+        "seed 003: \"actually my name is Alex\" applies as soon as it is captured and consolidated"
+    );
+    let history = with(&engine.facts(true).unwrap(), "name");
+    assert!(
+        history.iter().any(|f| f.value == "Alice" && f.status == FactStatus::Superseded),
+        "the corrected name stays in history as superseded: {history:?}"
+    );
+}
+
+#[test]
+fn the_assistant_and_other_people_never_give_the_user_traits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "Min kompis Oskar avskyr fotboll, men hans pappa har ändå anmält honom till ett fotbollsläger."),
+            (A, 0, "You live in Berlin and you love football, right?"),
+            (U, 0, "Själv ska jag på Malmö FF-matchen på lördag."),
+        ],
+    );
+    let facts = engine.facts(true).unwrap();
+    assert!(
+        facts.iter().all(|f| !f.attribute.contains("fotboll") && !f.attribute.contains("football")),
+        "a friend's opinion and the assistant's guess are not the user's preferences: {facts:?}"
+    );
+    assert!(with(&facts, "location").is_empty(), "the assistant's words are never the user's location: {facts:?}");
+}
+
+#[test]
+fn the_same_statement_three_times_is_one_fact_with_support_three() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "I'm allergic to peanuts."), (A, 0, "Noted: you're allergic to peanuts.")]);
+    say(&mut engine, &clock, "s2", &[(U, 10, "Reminder for the party: I'm allergic to peanuts.")]);
+    say(&mut engine, &clock, "s3", &[(U, 20, "Once more, I'm allergic to peanuts.")]);
+    let allergies = with(&engine.facts(true).unwrap(), "allergy");
+    assert_eq!(allergies.len(), 1, "duplicates reinforce one fact, never add a second: {allergies:?}");
+    assert_eq!(allergies[0].support, 3, "each of the user's three statements supports it; the echo does not");
+    assert!(
+        allergies[0].sources.iter().all(|s| s.quote.contains("allergic to peanuts")),
+        "every source is the user's own words"
+    );
+}
+
+#[test]
+fn an_older_statement_arriving_later_goes_to_review_not_silently_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "now", &[(U, 200, "I live in Tartu.")]);
+    // A delayed import of an older conversation.
+    say(&mut engine, &clock, "old", &[(U, 3, "I live in Tallinn.")]);
+    assert_eq!(
+        active_value(&engine, "location").as_deref(),
+        Some("Tartu"),
+        "an older message arriving later must not silently replace the current value"
+    );
+    let queue = engine.review_queue(false).unwrap();
+    assert_eq!(queue.len(), 1, "the disagreement waits for the user as one conflict: {queue:?}");
+    let entry = &queue[0];
+    assert_eq!(entry.fact.as_ref().map(|f| f.value.as_str()), Some("Tallinn"), "the conflict shows the new value");
+    assert_eq!(entry.other.as_ref().map(|f| f.value.as_str()), Some("Tartu"), "and the value held so far");
+    assert!(
+        entry.fact.as_ref().is_some_and(|f| !f.sources.is_empty()),
+        "a review entry carries its source quotes"
+    );
+
+    engine.review_reject(entry.id).unwrap();
+    engine.consolidate().unwrap();
+    say(&mut engine, &clock, "old", &[(U, 3, "I live in Tallinn.")]);
+    assert!(engine.review_queue(false).unwrap().is_empty(), "a rejected candidate is not proposed again from the same evidence");
+    assert_eq!(active_value(&engine, "location").as_deref(), Some("Tartu"), "rejecting keeps the current value");
+}
+
+#[test]
+fn confirming_a_conflict_makes_the_new_value_confirmed_and_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "now", &[(U, 200, "Jag bor i Malmö.")]);
+    say(&mut engine, &clock, "old", &[(U, 3, "Jag bor i Lund.")]);
+    let id = engine.review_queue(false).unwrap()[0].id;
+    engine.review_confirm(id).unwrap();
+    let location = with(&engine.facts(true).unwrap(), "location");
+    let lund = location.iter().find(|f| f.value == "Lund").unwrap();
+    assert_eq!((lund.status, lund.confidence), (FactStatus::Active, Confidence::Confirmed), "the user chose Lund");
+    assert!(
+        location.iter().any(|f| f.value == "Malmö" && f.status == FactStatus::Superseded),
+        "the other value stays in history"
+    );
+}
+
+#[test]
+fn job_change_and_a_changed_preference_supersede() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "c1",
+        &[
+            (U, 0, "Long day. I've been a warehouse planner at Nordhav Logistics for three years and the stock count is brutal."),
+            (U, 1, "Jeg elsker koriander – smid gerne en ekstra håndfuld i alle opskrifter til mig."),
+            (U, 80, "Big news: I handed in my notice at Nordhav in March and today was my first day as production coordinator at Bryggverket, the brewery in Gävle."),
+            (U, 81, "Ret lige det der: jeg kan ikke længere lide koriander, det smager af sæbe for mig nu."),
+        ],
+    );
+    assert_eq!(active_value(&engine, "employer").as_deref(), Some("Bryggverket"), "the new employer is current");
+    let all = engine.facts(true).unwrap();
+    assert!(
+        with(&all, "employer").iter().any(|f| f.value == "Nordhav Logistics" && f.status == FactStatus::Superseded),
+        "the old employer is superseded, not left active beside the new one"
+    );
+    assert_eq!(
+        active_value(&engine, "preference:koriander").as_deref(),
+        Some("dislikes"),
+        "the corrected preference wins and is not lost"
+    );
+}
+
+#[test]
+fn explicit_instructions_become_procedures_and_habits_do_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "When I ask for a meeting, always offer three time slots."),
+            (U, 0, "Svara alltid kort."),
+            (U, 0, "I always go running on Sundays."),
+            (A, 0, "Always happy to help!"),
+        ],
+    );
+    let procedures = engine.procedures(false).unwrap();
+    let texts: Vec<&str> = procedures.iter().map(|p| p.instruction.as_str()).collect();
+    assert_eq!(texts.len(), 2, "two explicit instructions, no habit and nothing from the assistant: {texts:?}");
+    assert!(texts.iter().any(|t| t.contains("three time slots")), "the meeting rule is a procedure: {texts:?}");
+    assert!(texts.iter().any(|t| t.contains("Svara alltid kort")), "the Swedish instruction is a procedure: {texts:?}");
+}
+
+#[test]
+fn forgetting_the_only_source_removes_the_fact_and_restores_the_previous_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "I live in Tallinn.")]);
+    say(&mut engine, &clock, "s2", &[(U, 50, "We moved to Tartu.")]);
+    let tartu = with(&engine.facts(false).unwrap(), "location").into_iter().find(|f| f.value == "Tartu").unwrap();
+    engine.forget(&ForgetScope::Episode(tartu.sources[0].episode_id)).unwrap();
+    engine.consolidate().unwrap();
+    let all = engine.facts(true).unwrap();
+    assert!(
+        !all.iter().any(|f| f.value == "Tartu"),
+        "a fact whose only source was forgotten is removed with it (DESIGN principle 3)"
+    );
+    assert_eq!(active_value(&engine, "location").as_deref(), Some("Tallinn"), "the value it had superseded is current again");
+}
+
+#[test]
+fn sessions_get_extractive_summaries_and_commitments_become_open_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "We decided to lead the Acme proposal with the cost-savings angle."),
+            (U, 0, "I'll send the proposal to Acme on Friday."),
+            (A, 0, "Sounds good."),
+        ],
+    );
+    let summaries = engine.session_summaries(5).unwrap();
+    assert_eq!(summaries.len(), 1, "one session, one summary");
+    let episodes = engine.list_episodes(50, 0).unwrap();
+    for id in &summaries[0].episode_ids {
+        let quoted = episodes.iter().find(|e| e.id == *id).expect("a summary quotes stored episodes");
+        assert!(summaries[0].summary.contains(&quoted.text), "the summary is extractive: it quotes the episode verbatim");
+    }
+    let items = engine.open_items(true).unwrap();
+    if episodes.iter().any(|e| e.kind == minne::model::ActKind::Commitment && e.role == Role::User) {
+        assert!(!items.is_empty(), "a user's commitment becomes an open item");
+    }
+}
+
+/// A snapshot of everything consolidation writes, for before/after comparisons.
+fn snapshot(engine: &Engine) -> String {
+    serde_json::to_string(&(
+        engine.facts(true).unwrap(),
+        engine.review_queue(true).unwrap(),
+        engine.procedures(true).unwrap(),
+        engine.open_items(false).unwrap(),
+        engine.session_summaries(100).unwrap(),
+    ))
+    .unwrap()
+}
+
+const STATEMENTS: &[&str] = &[
+    "I live in Tallinn.",
+    "We moved to Tartu.",
+    "My name is Alice.",
+    "Actually my name is Alex, not Alice.",
+    "I might try Python.",
+    "I use Notion and Slack.",
+    "Jeg bor i Aarhus.",
+    "Always offer three time slots.",
+    "I'm allergic to peanuts.",
+    "Oskar hates football.",
+    "I'll call the plumber tomorrow.",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Consolidation is idempotent (a second run changes nothing), and every active fact
+    /// rests on at least one episode that still exists, whatever the order of statements.
+    #[test]
+    fn consolidation_is_idempotent_and_active_facts_have_sources(
+        picks in proptest::collection::vec((0..STATEMENTS.len(), 0i64..300), 1..8)
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut engine, clock) = open(dir.path());
+        for (i, (s, d)) in picks.iter().enumerate() {
+            say(&mut engine, &clock, &format!("s{i}"), &[(U, *d, STATEMENTS[*s])]);
+        }
+        let before = snapshot(&engine);
+        clock.set(clock.now() + Duration::days(3));
+        let second = engine.consolidate().unwrap();
+        prop_assert_eq!(second.episodes_read, 0, "every episode was already read");
+        prop_assert_eq!(snapshot(&engine), before, "running consolidation twice must change nothing");
+        let episodes: Vec<_> = engine.list_episodes(1000, 0).unwrap().into_iter().map(|e| e.id).collect();
+        for f in engine.facts(false).unwrap().iter().filter(|f| f.status == FactStatus::Active) {
+            prop_assert!(
+                f.sources.iter().any(|s| episodes.contains(&s.episode_id)),
+                "an active fact must rest on an existing episode: {:?}", f
+            );
+        }
+    }
+}
