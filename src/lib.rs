@@ -43,6 +43,7 @@ pub mod mode;
 pub mod model;
 pub mod recall;
 pub mod scenario;
+pub mod retention;
 pub mod settings;
 pub(crate) mod store;
 #[cfg(test)]

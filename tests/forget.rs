@@ -134,3 +134,25 @@ fn forgetting_one_episode_of_a_message_keeps_the_others_intact() {
         assert_eq!(&stored[e.span.0..e.span.1], e.text, "the remaining episodes' spans still point at their words");
     }
 }
+
+#[test]
+fn routine_episodes_are_purged_after_the_retention_period_and_nothing_else_expires() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let path = dir.path().join("r.json");
+    let json = serde_json::json!({"sessions": [{"id": "s", "messages": [
+        {"role": "user", "text": "Thanks!", "timestamp": "2026-01-01T10:00:00Z"},
+        {"role": "user", "text": "We decided to sell the old car in spring.", "timestamp": "2026-01-01T10:01:00Z"}]}]});
+    std::fs::write(&path, json.to_string()).unwrap();
+    let clock = Arc::new(FixedClock::new(Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap()));
+    let mut engine = open(&data, clock.clone());
+    engine.import(&path, &ImportOptions::new(ImportFormat::Transcript), &mut |_| {}).unwrap();
+    let kinds = |e: &Engine| e.list_episodes(10, 0).unwrap().into_iter().map(|e| e.kind.as_str()).collect::<Vec<_>>();
+    assert!(kinds(&engine).contains(&"routine"), "a bare thanks is routine: {:?}", kinds(&engine));
+
+    clock.set(Utc.with_ymd_and_hms(2026, 3, 31, 11, 0, 0).unwrap()); // 89 days later
+    assert_eq!(engine.purge_expired_routine().unwrap(), 0, "within 90 days nothing goes");
+    clock.set(Utc.with_ymd_and_hms(2026, 4, 2, 12, 0, 0).unwrap()); // 91 days later
+    assert_eq!(engine.purge_expired_routine().unwrap(), 1, "the routine thanks ages out after 90 days");
+    assert_eq!(kinds(&engine), ["decision"], "the decision is kept: only routine expires");
+}

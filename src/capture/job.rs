@@ -147,6 +147,7 @@ impl Engine {
             )?,
         };
         outcome?;
+        self.purge_expired_routine()?;
         self.capture_job(job_id)
     }
 
