@@ -3,6 +3,8 @@
 //! input going to the review queue, procedures, forgetting a fact's support, and the
 //! idempotence property.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test panics on failure by design
+
 mod common;
 
 use std::path::Path;
@@ -24,13 +26,24 @@ fn embedder() -> Arc<dyn Embedder> {
 }
 
 fn day(d: i64) -> DateTime<FixedOffset> {
-    let start = FixedOffset::east_opt(3600).unwrap().with_ymd_and_hms(2026, 1, 5, 9, 0, 0).unwrap();
+    let start = FixedOffset::east_opt(3600)
+        .unwrap()
+        .with_ymd_and_hms(2026, 1, 5, 9, 0, 0)
+        .unwrap();
     start + Duration::days(d)
 }
 
 fn open(data: &Path) -> (Engine, Arc<FixedClock>) {
-    let clock = Arc::new(FixedClock::new(Utc.with_ymd_and_hms(2026, 1, 5, 8, 0, 0).unwrap()));
-    let engine = Engine::open(data, &ContextName::new("personal").unwrap(), embedder(), clock.clone()).unwrap();
+    let clock = Arc::new(FixedClock::new(
+        Utc.with_ymd_and_hms(2026, 1, 5, 8, 0, 0).unwrap(),
+    ));
+    let engine = Engine::open(
+        data,
+        &ContextName::new("personal").unwrap(),
+        embedder(),
+        clock.clone(),
+    )
+    .unwrap();
     (engine, clock)
 }
 
@@ -50,17 +63,33 @@ fn say(engine: &mut Engine, clock: &FixedClock, key: &str, turns: &[(Role, i64, 
         .collect();
     let last = messages.iter().map(|m| m.sent_at.to_utc()).max().unwrap();
     clock.set(clock.now().max(last) + Duration::minutes(5));
-    engine.import_sessions(&[NewSession { key: key.to_string(), messages }], "test", &mut |_| {}).unwrap();
+    engine
+        .import_sessions(
+            &[NewSession {
+                key: key.to_string(),
+                messages,
+            }],
+            "test",
+            &mut |_| {},
+        )
+        .unwrap();
     engine.consolidate().unwrap();
 }
 
 fn with(facts: &[FactView], attribute: &str) -> Vec<FactView> {
-    facts.iter().filter(|f| f.attribute == attribute).cloned().collect()
+    facts
+        .iter()
+        .filter(|f| f.attribute == attribute)
+        .cloned()
+        .collect()
 }
 
 fn active_value(engine: &Engine, attribute: &str) -> Option<String> {
     let facts = engine.facts(false).unwrap();
-    with(&facts, attribute).into_iter().find(|f| f.status == FactStatus::Active).map(|f| f.value)
+    with(&facts, attribute)
+        .into_iter()
+        .find(|f| f.status == FactStatus::Active)
+        .map(|f| f.value)
 }
 
 use Role::{Assistant as A, User as U};
@@ -69,8 +98,19 @@ use Role::{Assistant as A, User as U};
 fn seed_003_a_passing_remark_gives_no_fact() {
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, clock) = open(dir.path());
-    say(&mut engine, &clock, "s1", &[(U, 0, "I might try Python for the scripts."), (A, 0, "Python is a good fit.")]);
-    assert!(engine.episode_count().unwrap() > 0, "the remark is captured as an episode (else the test proves nothing)");
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "I might try Python for the scripts."),
+            (A, 0, "Python is a good fit."),
+        ],
+    );
+    assert!(
+        engine.episode_count().unwrap() > 0,
+        "the remark is captured as an episode (else the test proves nothing)"
+    );
     assert!(
         engine.facts(true).unwrap().is_empty(),
         "seed 003: a passing remark (\"I might try Python\") must not become a fact"
@@ -81,29 +121,91 @@ fn seed_003_a_passing_remark_gives_no_fact() {
 fn seed_003_a_move_supersedes_the_old_city_with_dates() {
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, clock) = open(dir.path());
-    say(&mut engine, &clock, "s1", &[(U, 0, "I moved to Tallinn last month and love the old town.")]);
-    say(&mut engine, &clock, "s2", &[(U, 120, "Big change: we moved to Tartu for the university.")]);
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "I moved to Tallinn last month and love the old town.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(U, 120, "Big change: we moved to Tartu for the university.")],
+    );
     let all = engine.facts(true).unwrap();
     let places = with(&all, "location");
-    let tartu = places.iter().find(|f| f.value == "Tartu").expect("Tartu is stored");
-    let tallinn = places.iter().find(|f| f.value == "Tallinn").expect("Tallinn stays in history");
-    assert_eq!(tartu.status, FactStatus::Active, "the later move is the current location");
-    assert_eq!(tallinn.status, FactStatus::Superseded, "the old city is superseded, not deleted nor left active");
-    assert_eq!(tallinn.valid_to, Some(tartu.valid_from), "Tallinn held until the user said they moved to Tartu");
-    assert_eq!(tallinn.valid_from, day(0).to_utc(), "Tallinn holds from when the user said it");
-    assert_eq!(tallinn.superseded_by, Some(tartu.id), "history links the old value to its successor");
+    let tartu = places
+        .iter()
+        .find(|f| f.value == "Tartu")
+        .expect("Tartu is stored");
+    let tallinn = places
+        .iter()
+        .find(|f| f.value == "Tallinn")
+        .expect("Tallinn stays in history");
+    assert_eq!(
+        tartu.status,
+        FactStatus::Active,
+        "the later move is the current location"
+    );
+    assert_eq!(
+        tallinn.status,
+        FactStatus::Superseded,
+        "the old city is superseded, not deleted nor left active"
+    );
+    assert_eq!(
+        tallinn.valid_to,
+        Some(tartu.valid_from),
+        "Tallinn held until the user said they moved to Tartu"
+    );
+    assert_eq!(
+        tallinn.valid_from,
+        day(0).to_utc(),
+        "Tallinn holds from when the user said it"
+    );
+    assert_eq!(
+        tallinn.superseded_by,
+        Some(tartu.id),
+        "history links the old value to its successor"
+    );
     let profile = engine.profile().unwrap();
-    let shown: Vec<&str> = profile.facts.iter().filter(|f| f.attribute == "location").map(|f| f.value.as_str()).collect();
-    assert_eq!(shown, ["Tartu"], "the profile shows only the current location");
+    let shown: Vec<&str> = profile
+        .facts
+        .iter()
+        .filter(|f| f.attribute == "location")
+        .map(|f| f.value.as_str())
+        .collect();
+    assert_eq!(
+        shown,
+        ["Tartu"],
+        "the profile shows only the current location"
+    );
 }
 
 #[test]
 fn seed_003_a_name_correction_applies_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, clock) = open(dir.path());
-    say(&mut engine, &clock, "s1", &[(U, 0, "Hi! My name is Alice.")]);
-    assert_eq!(active_value(&engine, "name").as_deref(), Some("Alice"), "the stated name is stored first");
-    say(&mut engine, &clock, "s1", &[(U, 0, "Hi! My name is Alice."), (U, 1, "Actually my name is Alex, not Alice.")]);
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "Hi! My name is Alice.")],
+    );
+    assert_eq!(
+        active_value(&engine, "name").as_deref(),
+        Some("Alice"),
+        "the stated name is stored first"
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "Hi! My name is Alice."),
+            (U, 1, "Actually my name is Alex, not Alice."),
+        ],
+    );
     assert_eq!(
         active_value(&engine, "name").as_deref(),
         Some("Alex"),
@@ -111,7 +213,9 @@ fn seed_003_a_name_correction_applies_at_once() {
     );
     let history = with(&engine.facts(true).unwrap(), "name");
     assert!(
-        history.iter().any(|f| f.value == "Alice" && f.status == FactStatus::Superseded),
+        history
+            .iter()
+            .any(|f| f.value == "Alice" && f.status == FactStatus::Superseded),
         "the corrected name stays in history as superseded: {history:?}"
     );
 }
@@ -125,31 +229,68 @@ fn the_assistant_and_other_people_never_give_the_user_traits() {
         &clock,
         "s1",
         &[
-            (U, 0, "Min kompis Oskar avskyr fotboll, men hans pappa har ändå anmält honom till ett fotbollsläger."),
+            (
+                U,
+                0,
+                "Min kompis Oskar avskyr fotboll, men hans pappa har ändå anmält honom till ett fotbollsläger.",
+            ),
             (A, 0, "You live in Berlin and you love football, right?"),
             (U, 0, "Själv ska jag på Malmö FF-matchen på lördag."),
         ],
     );
     let facts = engine.facts(true).unwrap();
     assert!(
-        facts.iter().all(|f| !f.attribute.contains("fotboll") && !f.attribute.contains("football")),
+        facts
+            .iter()
+            .all(|f| !f.attribute.contains("fotboll") && !f.attribute.contains("football")),
         "a friend's opinion and the assistant's guess are not the user's preferences: {facts:?}"
     );
-    assert!(with(&facts, "location").is_empty(), "the assistant's words are never the user's location: {facts:?}");
+    assert!(
+        with(&facts, "location").is_empty(),
+        "the assistant's words are never the user's location: {facts:?}"
+    );
 }
 
 #[test]
 fn the_same_statement_three_times_is_one_fact_with_support_three() {
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, clock) = open(dir.path());
-    say(&mut engine, &clock, "s1", &[(U, 0, "I'm allergic to peanuts."), (A, 0, "Noted: you're allergic to peanuts.")]);
-    say(&mut engine, &clock, "s2", &[(U, 10, "Reminder for the party: I'm allergic to peanuts.")]);
-    say(&mut engine, &clock, "s3", &[(U, 20, "Once more, I'm allergic to peanuts.")]);
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "I'm allergic to peanuts."),
+            (A, 0, "Noted: you're allergic to peanuts."),
+        ],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(U, 10, "Reminder for the party: I'm allergic to peanuts.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s3",
+        &[(U, 20, "Once more, I'm allergic to peanuts.")],
+    );
     let allergies = with(&engine.facts(true).unwrap(), "allergy");
-    assert_eq!(allergies.len(), 1, "duplicates reinforce one fact, never add a second: {allergies:?}");
-    assert_eq!(allergies[0].support, 3, "each of the user's three statements supports it; the echo does not");
+    assert_eq!(
+        allergies.len(),
+        1,
+        "duplicates reinforce one fact, never add a second: {allergies:?}"
+    );
+    assert_eq!(
+        allergies[0].support, 3,
+        "each of the user's three statements supports it; the echo does not"
+    );
     assert!(
-        allergies[0].sources.iter().all(|s| s.quote.contains("allergic to peanuts")),
+        allergies[0]
+            .sources
+            .iter()
+            .all(|s| s.quote.contains("allergic to peanuts")),
         "every source is the user's own words"
     );
 }
@@ -167,10 +308,22 @@ fn an_older_statement_arriving_later_goes_to_review_not_silently_applied() {
         "an older message arriving later must not silently replace the current value"
     );
     let queue = engine.review_queue(false).unwrap();
-    assert_eq!(queue.len(), 1, "the disagreement waits for the user as one conflict: {queue:?}");
+    assert_eq!(
+        queue.len(),
+        1,
+        "the disagreement waits for the user as one conflict: {queue:?}"
+    );
     let entry = &queue[0];
-    assert_eq!(entry.fact.as_ref().map(|f| f.value.as_str()), Some("Tallinn"), "the conflict shows the new value");
-    assert_eq!(entry.other.as_ref().map(|f| f.value.as_str()), Some("Tartu"), "and the value held so far");
+    assert_eq!(
+        entry.fact.as_ref().map(|f| f.value.as_str()),
+        Some("Tallinn"),
+        "the conflict shows the new value"
+    );
+    assert_eq!(
+        entry.other.as_ref().map(|f| f.value.as_str()),
+        Some("Tartu"),
+        "and the value held so far"
+    );
     assert!(
         entry.fact.as_ref().is_some_and(|f| !f.sources.is_empty()),
         "a review entry carries its source quotes"
@@ -179,8 +332,15 @@ fn an_older_statement_arriving_later_goes_to_review_not_silently_applied() {
     engine.review_reject(entry.id).unwrap();
     engine.consolidate().unwrap();
     say(&mut engine, &clock, "old", &[(U, 3, "I live in Tallinn.")]);
-    assert!(engine.review_queue(false).unwrap().is_empty(), "a rejected candidate is not proposed again from the same evidence");
-    assert_eq!(active_value(&engine, "location").as_deref(), Some("Tartu"), "rejecting keeps the current value");
+    assert!(
+        engine.review_queue(false).unwrap().is_empty(),
+        "a rejected candidate is not proposed again from the same evidence"
+    );
+    assert_eq!(
+        active_value(&engine, "location").as_deref(),
+        Some("Tartu"),
+        "rejecting keeps the current value"
+    );
 }
 
 #[test]
@@ -193,9 +353,15 @@ fn confirming_a_conflict_makes_the_new_value_confirmed_and_current() {
     engine.review_confirm(id).unwrap();
     let location = with(&engine.facts(true).unwrap(), "location");
     let lund = location.iter().find(|f| f.value == "Lund").unwrap();
-    assert_eq!((lund.status, lund.confidence), (FactStatus::Active, Confidence::Confirmed), "the user chose Lund");
+    assert_eq!(
+        (lund.status, lund.confidence),
+        (FactStatus::Active, Confidence::Confirmed),
+        "the user chose Lund"
+    );
     assert!(
-        location.iter().any(|f| f.value == "Malmö" && f.status == FactStatus::Superseded),
+        location
+            .iter()
+            .any(|f| f.value == "Malmö" && f.status == FactStatus::Superseded),
         "the other value stays in history"
     );
 }
@@ -209,16 +375,38 @@ fn job_change_and_a_changed_preference_supersede() {
         &clock,
         "c1",
         &[
-            (U, 0, "Long day. I've been a warehouse planner at Nordhav Logistics for three years and the stock count is brutal."),
-            (U, 1, "Jeg elsker koriander – smid gerne en ekstra håndfuld i alle opskrifter til mig."),
-            (U, 80, "Big news: I handed in my notice at Nordhav in March and today was my first day as production coordinator at Bryggverket, the brewery in Gävle."),
-            (U, 81, "Ret lige det der: jeg kan ikke længere lide koriander, det smager af sæbe for mig nu."),
+            (
+                U,
+                0,
+                "Long day. I've been a warehouse planner at Nordhav Logistics for three years and the stock count is brutal.",
+            ),
+            (
+                U,
+                1,
+                "Jeg elsker koriander – smid gerne en ekstra håndfuld i alle opskrifter til mig.",
+            ),
+            (
+                U,
+                80,
+                "Big news: I handed in my notice at Nordhav in March and today was my first day as production coordinator at Bryggverket, the brewery in Gävle.",
+            ),
+            (
+                U,
+                81,
+                "Ret lige det der: jeg kan ikke længere lide koriander, det smager af sæbe for mig nu.",
+            ),
         ],
     );
-    assert_eq!(active_value(&engine, "employer").as_deref(), Some("Bryggverket"), "the new employer is current");
+    assert_eq!(
+        active_value(&engine, "employer").as_deref(),
+        Some("Bryggverket"),
+        "the new employer is current"
+    );
     let all = engine.facts(true).unwrap();
     assert!(
-        with(&all, "employer").iter().any(|f| f.value == "Nordhav Logistics" && f.status == FactStatus::Superseded),
+        with(&all, "employer")
+            .iter()
+            .any(|f| f.value == "Nordhav Logistics" && f.status == FactStatus::Superseded),
         "the old employer is superseded, not left active beside the new one"
     );
     assert_eq!(
@@ -237,7 +425,11 @@ fn explicit_instructions_become_procedures_and_habits_do_not() {
         &clock,
         "s1",
         &[
-            (U, 0, "When I ask for a meeting, always offer three time slots."),
+            (
+                U,
+                0,
+                "When I ask for a meeting, always offer three time slots.",
+            ),
             (U, 0, "Svara alltid kort."),
             (U, 0, "I always go running on Sundays."),
             (A, 0, "Always happy to help!"),
@@ -245,9 +437,19 @@ fn explicit_instructions_become_procedures_and_habits_do_not() {
     );
     let procedures = engine.procedures(false).unwrap();
     let texts: Vec<&str> = procedures.iter().map(|p| p.instruction.as_str()).collect();
-    assert_eq!(texts.len(), 2, "two explicit instructions, no habit and nothing from the assistant: {texts:?}");
-    assert!(texts.iter().any(|t| t.contains("three time slots")), "the meeting rule is a procedure: {texts:?}");
-    assert!(texts.iter().any(|t| t.contains("Svara alltid kort")), "the Swedish instruction is a procedure: {texts:?}");
+    assert_eq!(
+        texts.len(),
+        2,
+        "two explicit instructions, no habit and nothing from the assistant: {texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("three time slots")),
+        "the meeting rule is a procedure: {texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("Svara alltid kort")),
+        "the Swedish instruction is a procedure: {texts:?}"
+    );
 }
 
 #[test]
@@ -256,15 +458,24 @@ fn forgetting_the_only_source_removes_the_fact_and_restores_the_previous_value()
     let (mut engine, clock) = open(dir.path());
     say(&mut engine, &clock, "s1", &[(U, 0, "I live in Tallinn.")]);
     say(&mut engine, &clock, "s2", &[(U, 50, "We moved to Tartu.")]);
-    let tartu = with(&engine.facts(false).unwrap(), "location").into_iter().find(|f| f.value == "Tartu").unwrap();
-    engine.forget(&ForgetScope::Episode(tartu.sources[0].episode_id)).unwrap();
+    let tartu = with(&engine.facts(false).unwrap(), "location")
+        .into_iter()
+        .find(|f| f.value == "Tartu")
+        .unwrap();
+    engine
+        .forget(&ForgetScope::Episode(tartu.sources[0].episode_id))
+        .unwrap();
     engine.consolidate().unwrap();
     let all = engine.facts(true).unwrap();
     assert!(
         !all.iter().any(|f| f.value == "Tartu"),
         "a fact whose only source was forgotten is removed with it (DESIGN principle 3)"
     );
-    assert_eq!(active_value(&engine, "location").as_deref(), Some("Tallinn"), "the value it had superseded is current again");
+    assert_eq!(
+        active_value(&engine, "location").as_deref(),
+        Some("Tallinn"),
+        "the value it had superseded is current again"
+    );
 }
 
 #[test]
@@ -276,7 +487,11 @@ fn sessions_get_extractive_summaries_and_commitments_become_open_items() {
         &clock,
         "s1",
         &[
-            (U, 0, "We decided to lead the Acme proposal with the cost-savings angle."),
+            (
+                U,
+                0,
+                "We decided to lead the Acme proposal with the cost-savings angle.",
+            ),
             (U, 0, "I'll send the proposal to Acme on Friday."),
             (A, 0, "Sounds good."),
         ],
@@ -285,12 +500,24 @@ fn sessions_get_extractive_summaries_and_commitments_become_open_items() {
     assert_eq!(summaries.len(), 1, "one session, one summary");
     let episodes = engine.list_episodes(50, 0).unwrap();
     for id in &summaries[0].episode_ids {
-        let quoted = episodes.iter().find(|e| e.id == *id).expect("a summary quotes stored episodes");
-        assert!(summaries[0].summary.contains(&quoted.text), "the summary is extractive: it quotes the episode verbatim");
+        let quoted = episodes
+            .iter()
+            .find(|e| e.id == *id)
+            .expect("a summary quotes stored episodes");
+        assert!(
+            summaries[0].summary.contains(&quoted.text),
+            "the summary is extractive: it quotes the episode verbatim"
+        );
     }
     let items = engine.open_items(true).unwrap();
-    if episodes.iter().any(|e| e.kind == minne::model::ActKind::Commitment && e.role == Role::User) {
-        assert!(!items.is_empty(), "a user's commitment becomes an open item");
+    if episodes
+        .iter()
+        .any(|e| e.kind == minne::model::ActKind::Commitment && e.role == Role::User)
+    {
+        assert!(
+            !items.is_empty(),
+            "a user's commitment becomes an open item"
+        );
     }
 }
 
@@ -347,4 +574,35 @@ proptest! {
             );
         }
     }
+}
+
+#[test]
+fn a_correction_naming_the_wrong_value_supersedes_it_even_for_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "My daughter Maria starts school on Monday.")]);
+    say(&mut engine, &clock, "s2", &[(U, 2, "Sorry, my daughter Maja, not Maria.")]);
+    let family = with(&engine.facts(true).unwrap(), "family");
+    assert!(
+        family.iter().any(|f| f.value == "daughter Maja" && f.status == FactStatus::Active),
+        "the corrected name is current: {family:?}"
+    );
+    assert!(
+        family.iter().any(|f| f.value == "daughter Maria" && f.status == FactStatus::Superseded),
+        "the value named as wrong is superseded, not left beside the right one: {family:?}"
+    );
+}
+
+#[test]
+fn leaving_a_job_ends_the_employer_fact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "I work at Nordhav Logistics.")]);
+    say(&mut engine, &clock, "s2", &[(U, 30, "I quit Nordhav Logistics yesterday, taking a break.")]);
+    assert_eq!(active_value(&engine, "employer"), None, "a job the user left is no longer current");
+    let employer = with(&engine.facts(true).unwrap(), "employer");
+    assert!(
+        employer.iter().any(|f| f.status == FactStatus::Superseded && f.valid_to.is_some()),
+        "the old job stays in history with its end: {employer:?}"
+    );
 }

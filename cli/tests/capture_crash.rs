@@ -101,3 +101,73 @@ fn killed_capture_resumes_with_exactly_one_copy_of_each_episode() {
     }
     assert!(killed_mid_job > 0, "at least one kill must land inside the capture job for this test to mean anything");
 }
+
+fn small_transcript(n: usize) -> String {
+    let messages: Vec<_> = (0..30)
+        .map(|i| {
+            serde_json::json!({
+                "role": if i % 3 == 2 { "assistant" } else { "user" },
+                "text": format!("Run {n} message {i}: I'll bring {} chairs to the hall on Friday.", i + n),
+                "timestamp": format!("2026-02-{:02}T{:02}:{:02}:00Z", 1 + n % 28, 8 + n % 10, i),
+            })
+        })
+        .collect();
+    serde_json::json!({"sessions": [{"id": format!("run-{n}"), "messages": messages}]}).to_string()
+}
+
+/// A tiny deterministic generator, so the kill points vary but a failure can be replayed.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+#[test]
+fn import_killed_at_random_points_a_hundred_times_keeps_the_store_sound() {
+    let runs: usize = std::env::var("MINNE_KILL_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let db = data.join("personal.sqlite");
+    let mut seed = 0x5eed_u64;
+    let mut acknowledged = 0i64;
+    let mut files = Vec::new();
+    for n in 0..runs {
+        let file = dir.path().join(format!("run-{n}.json"));
+        std::fs::write(&file, small_transcript(n)).unwrap();
+        files.push(file.clone());
+        let mut child = std::process::Command::cargo_bin("minne")
+            .unwrap()
+            .env("MINNE_DATA_DIR", &data)
+            .args(["import", "--format", "transcript"])
+            .arg(&file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(next(&mut seed) % 900));
+        let _ = child.kill();
+        let _ = child.wait();
+        let conn = Connection::open(&db).unwrap();
+        let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        assert_eq!(integrity, "ok", "run {n}: the store is sound after kill -9");
+        let messages: i64 = conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0)).unwrap();
+        assert!(messages >= acknowledged, "run {n}: a committed write was lost ({messages} < {acknowledged})");
+        assert_eq!(messages % 30, 0, "run {n}: a file's messages are stored all together or not at all");
+        acknowledged = messages;
+    }
+    // Finish: re-import every file (those killed before storing) and let capture resume.
+    for file in &files {
+        Command::cargo_bin("minne").unwrap().env("MINNE_DATA_DIR", &data).args(["import", "--format", "transcript"]).arg(file).assert().success();
+    }
+    let conn = Connection::open(&db).unwrap();
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT count(*) FROM messages"), 30 * runs as i64, "every message is there exactly once");
+    assert_eq!(count("SELECT count(*) FROM messages WHERE captured_at IS NULL"), 0, "the unfinished captures resumed");
+    assert_eq!(count("SELECT count(*) FROM episodes"), count("SELECT count(*) FROM embeddings"));
+    assert_eq!(
+        count("SELECT count(*) FROM (SELECT message_id, span_start FROM episodes GROUP BY 1, 2 HAVING count(*) > 1)"),
+        0,
+        "no episode is stored twice"
+    );
+}

@@ -38,6 +38,8 @@ pub enum Attribute {
     Pet,
     /// Something the user is allergic to.
     Allergy,
+    /// What the user eats ("vegetarian").
+    Diet,
     /// Whether the user likes something: the value is `likes` or `dislikes`, the object is
     /// part of the attribute (`preference:koriander`), so a change of heart supersedes.
     Preference(String),
@@ -66,6 +68,7 @@ impl Attribute {
             Attribute::Family => "family",
             Attribute::Pet => "pet",
             Attribute::Allergy => "allergy",
+            Attribute::Diet => "diet",
             Attribute::Preference(_) => "preference",
         }
     }
@@ -88,6 +91,7 @@ impl Attribute {
             Attribute::Family,
             Attribute::Pet,
             Attribute::Allergy,
+            Attribute::Diet,
         ]
         .into_iter()
         .find(|a| a.simple_key() == key)
@@ -104,6 +108,7 @@ impl Attribute {
                 | Attribute::Location
                 | Attribute::Timezone
                 | Attribute::CommunicationStyle
+                | Attribute::Diet
                 | Attribute::Preference(_)
         )
     }
@@ -123,6 +128,7 @@ impl Attribute {
             Attribute::Family => format!("family: {value}"),
             Attribute::Pet => format!("pet: {value}"),
             Attribute::Allergy => format!("allergic to {value}"),
+            Attribute::Diet => format!("eats {value}"),
             Attribute::Preference(object) => format!("{value} {object}"),
         }
     }
@@ -147,6 +153,12 @@ pub struct Claim {
     /// Inside quotation marks or reported speech: unclear authority, so never applied
     /// silently.
     pub quoted: bool,
+    /// The old value the sentence names as wrong ("Alex, not Alice" → `Alice`): that value is
+    /// superseded even for a multi-valued attribute.
+    pub replaces: Option<String>,
+    /// The user says the value no longer holds ("I left Nordhav", "jag har slutat på X"): the
+    /// matching current fact ends, nothing new starts.
+    pub ends: bool,
 }
 
 /// How a value is read after a pattern.
@@ -175,61 +187,160 @@ use Attribute as A;
 /// (pattern, attribute, how to read the value). Patterns are canonical lowercase words.
 fn rules() -> Vec<(&'static str, Attribute, Value)> {
     let mut r: Vec<(&'static str, Attribute, Value)> = Vec::new();
-    for p in ["my name is", "i am called", "call me", "jag heter", "mitt namn är", "jeg hedder", "mit navn er"] {
+    for p in [
+        "my name is",
+        "i am called",
+        "call me",
+        "jag heter",
+        "mitt namn är",
+        "jeg hedder",
+        "mit navn er",
+    ] {
         r.push((p, A::Name, Value::Proper));
     }
     for p in [
-        "i live in", "we live in", "i now live in", "we now live in", "i moved to", "we moved to",
-        "i have moved to", "we have moved to", "i just moved to", "we just moved to",
-        "i am based in", "we are based in", "i relocated to", "we relocated to",
-        "jag bor i", "vi bor i", "jag bor nu i", "vi bor nu i", "jag flyttade till", "vi flyttade till",
-        "jag har flyttat till", "vi har flyttat till",
-        "jeg bor i", "vi bor nu i", "jeg bor nu i", "jeg flyttede til", "vi flyttede til",
-        "jeg er flyttet til", "vi er flyttet til", "jeg har flyttet til", "vi har flyttet til",
+        "i live in",
+        "we live in",
+        "i now live in",
+        "we now live in",
+        "i moved to",
+        "we moved to",
+        "i have moved to",
+        "we have moved to",
+        "i just moved to",
+        "we just moved to",
+        "i am based in",
+        "we are based in",
+        "i relocated to",
+        "we relocated to",
+        "jag bor i",
+        "vi bor i",
+        "jag bor nu i",
+        "vi bor nu i",
+        "jag flyttade till",
+        "vi flyttade till",
+        "jag har flyttat till",
+        "vi har flyttat till",
+        "jeg bor i",
+        "vi bor nu i",
+        "jeg bor nu i",
+        "jeg flyttede til",
+        "vi flyttede til",
+        "jeg er flyttet til",
+        "vi er flyttet til",
+        "jeg har flyttet til",
+        "vi har flyttet til",
     ] {
         r.push((p, A::Location, Value::Proper));
     }
     for p in [
-        "i work at", "i work for", "i am working at", "i am working for", "i started at", "i joined",
-        "i have joined", "i am employed at", "i am employed by",
-        "jag jobbar på", "jag arbetar på", "jag jobbar hos", "jag arbetar hos", "jag har börjat på",
-        "jeg arbejder hos", "jeg arbejder på", "jeg er ansat hos", "jeg er ansat i", "jeg er startet hos",
+        "i work at",
+        "i work for",
+        "i am working at",
+        "i am working for",
+        "i started at",
+        "i am employed at",
+        "i am employed by",
+        "jag jobbar på",
+        "jag arbetar på",
+        "jag jobbar hos",
+        "jag arbetar hos",
+        "jag har börjat på",
+        "jeg arbejder hos",
+        "jeg arbejder på",
+        "jeg er ansat hos",
+        "jeg er ansat i",
+        "jeg er startet hos",
     ] {
         r.push((p, A::Employer, Value::Proper));
     }
     for p in [
-        "i work as a", "i work as an", "i work as", "my first day as a", "my first day as an",
-        "my first day as", "i started as a", "i started as", "jag jobbar som", "jag arbetar som",
-        "min första dag som", "jeg arbejder som", "jeg er ansat som", "min første dag som",
+        "i work as a",
+        "i work as an",
+        "i work as",
+        "my first day as a",
+        "my first day as an",
+        "my first day as",
+        "i started as a",
+        "i started as",
+        "jag jobbar som",
+        "jag arbetar som",
+        "min första dag som",
+        "jeg arbejder som",
+        "jeg er ansat som",
+        "min første dag som",
     ] {
         r.push((p, A::Role, Value::RoleAt));
     }
-    for p in ["i am a", "i am an", "i have been a", "i have been an", "jag är", "jeg er"] {
+    for p in [
+        "i am a",
+        "i am an",
+        "i have been a",
+        "i have been an",
+        "jag är",
+        "jeg er",
+    ] {
         r.push((p, A::Role, Value::RoleAtOnly));
     }
-    for p in ["my timezone is", "my time zone is", "min tidszon är", "min tidszone er"] {
+    for p in [
+        "my timezone is",
+        "my time zone is",
+        "min tidszon är",
+        "min tidszone er",
+    ] {
         r.push((p, A::Timezone, Value::Phrase));
     }
     for p in [
-        "i speak", "my native language is", "my mother tongue is", "jag talar", "jag pratar",
-        "mitt modersmål är", "jeg taler", "mit modersmål er",
+        "i speak",
+        "my native language is",
+        "my mother tongue is",
+        "jag talar",
+        "jag pratar",
+        "mitt modersmål är",
+        "jeg taler",
+        "mit modersmål er",
     ] {
         r.push((p, A::Language, Value::LanguageName));
     }
-    for p in ["i prefer", "jag föredrar", "jeg foretrækker", "jeg foretrækker at få"] {
+    for p in [
+        "i prefer",
+        "jag föredrar",
+        "jeg foretrækker",
+        "jeg foretrækker at få",
+    ] {
         r.push((p, A::CommunicationStyle, Value::Style));
     }
-    for p in ["i use", "we use", "i am using", "jag använder", "vi använder", "jeg bruger", "vi bruger"] {
+    for p in [
+        "i use",
+        "we use",
+        "i am using",
+        "jag använder",
+        "vi använder",
+        "jeg bruger",
+        "vi bruger",
+    ] {
         r.push((p, A::Tool, Value::ProperList));
     }
     for p in [
-        "i am an expert in", "i am an expert on", "i specialise in", "i specialize in",
-        "jag är expert på", "jag är specialiserad på", "jeg er ekspert i", "jeg er ekspert på",
+        "i am an expert in",
+        "i am an expert on",
+        "i specialise in",
+        "i specialize in",
+        "jag är expert på",
+        "jag är specialiserad på",
+        "jeg er ekspert i",
+        "jeg er ekspert på",
         "jeg er specialiseret i",
     ] {
         r.push((p, A::Expertise, Value::Phrase));
     }
-    for p in ["i am allergic to", "jag är allergisk mot", "jeg er allergisk over for", "jeg er allergisk overfor", "jeg er allergisk for"] {
+    for p in [
+        "i am allergic to",
+        "jag är allergisk mot",
+        "jeg er allergisk over for",
+        "jeg er allergisk overfor",
+        "jeg er allergisk for",
+    ] {
         r.push((p, A::Allergy, Value::Phrase));
     }
     for p in ["my", "min", "mitt", "mit"] {
@@ -239,85 +350,268 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
 }
 
 const LIKES: &[&str] = &[
-    "i love", "i like", "i really like", "i adore", "i enjoy", "i really love",
-    "jag älskar", "jag gillar", "jag tycker om", "jeg elsker", "jeg kan lide", "jeg kan godt lide",
+    "i love",
+    "i like",
+    "i really like",
+    "i adore",
+    "i enjoy",
+    "i really love",
+    "jag älskar",
+    "jag gillar",
+    "jag tycker om",
+    "jeg elsker",
+    "jeg kan lide",
+    "jeg kan godt lide",
     "jeg holder af",
 ];
 
 const DISLIKES: &[&str] = &[
-    "i hate", "i dislike", "i do not like", "i can not stand", "i no longer like", "i detest",
-    "i do not enjoy", "jag hatar", "jag avskyr", "jag gillar inte", "jag tycker inte om",
-    "jag gillar inte längre", "jag tål inte", "jeg hader", "jeg kan ikke lide",
-    "jeg kan ikke længere lide", "jeg afskyr", "jeg bryder mig ikke om",
+    "i hate",
+    "i dislike",
+    "i do not like",
+    "i can not stand",
+    "i no longer like",
+    "i detest",
+    "i do not enjoy",
+    "jag hatar",
+    "jag avskyr",
+    "jag gillar inte",
+    "jag tycker inte om",
+    "jag gillar inte längre",
+    "jag tål inte",
+    "jeg hader",
+    "jeg kan ikke lide",
+    "jeg kan ikke længere lide",
+    "jeg afskyr",
+    "jeg bryder mig ikke om",
 ];
 
 /// Words that make a sentence a hedge or a hypothetical: no fact at all (seed 003: "I might
 /// try Python" must not become a fact).
 const HEDGES: &[&str] = &[
-    "might", "maybe", "perhaps", "possibly", "probably", "considering", "wondering", "if", "would",
-    "could", "someday", "kanske", "möjligen", "eventuellt", "funderar", "troligen", "skulle",
-    "kunde", "måske", "muligvis", "eventuelt", "overvejer", "hvis", "ville", "kunne",
+    "might",
+    "maybe",
+    "perhaps",
+    "possibly",
+    "probably",
+    "considering",
+    "wondering",
+    "if",
+    "would",
+    "could",
+    "someday",
+    "kanske",
+    "möjligen",
+    "eventuellt",
+    "funderar",
+    "troligen",
+    "skulle",
+    "kunde",
+    "måske",
+    "muligvis",
+    "eventuelt",
+    "overvejer",
+    "hvis",
+    "ville",
+    "kunne",
     "sandsynligvis",
 ];
 
 /// Multi-word hedges.
-const HEDGE_PHRASES: &[&str] = &["thinking about", "thinking of", "not sure", "tänker på", "tænker på", "i guess"];
+const HEDGE_PHRASES: &[&str] = &[
+    "thinking about",
+    "thinking of",
+    "not sure",
+    "tänker på",
+    "tænker på",
+    "i guess",
+];
 
 /// Verbs of saying and thinking: a first-person statement after one is reported, not stated.
 const REPORTING: &[&str] = &[
-    "said", "says", "say", "told", "tells", "thinks", "think", "thought", "claims", "claimed", "wrote",
-    "writes", "sa", "sade", "säger", "sagt", "tror", "trodde", "skrev", "siger", "sagde", "mener",
-    "synes", "skriver",
+    "said", "says", "say", "told", "tells", "thinks", "think", "thought", "claims", "claimed",
+    "wrote", "writes", "sa", "sade", "säger", "sagt", "tror", "trodde", "skrev", "siger", "sagde",
+    "mener", "synes", "skriver",
 ];
 
 /// Words that mark a correction of something said before.
-const CORRECTION_MARKS: &[&str] = &["actually", "correction", "faktiskt", "egentligen", "rättelse", "faktisk", "egentlig", "rettelse"];
+const CORRECTION_MARKS: &[&str] = &[
+    "actually",
+    "correction",
+    "faktiskt",
+    "egentligen",
+    "rättelse",
+    "faktisk",
+    "egentlig",
+    "rettelse",
+];
 
 /// Words that end a value.
 const STOPS: &[&str] = &[
-    "and", "but", "for", "since", "because", "at", "in", "on", "with", "so", "now", "anymore", "too",
-    "also", "to", "from", "as", "when", "och", "men", "för", "eftersom", "på", "hos", "med", "så", "nu",
-    "längre", "också", "till", "som", "när", "og", "fordi", "til", "det", "den", "længere", "også",
-    "mere", "mer", "more", "i", "is", "was", "not", "inte", "ikke", "very", "really", "much", "a", "lot",
+    "and", "but", "for", "since", "because", "at", "in", "on", "with", "so", "now", "anymore",
+    "too", "also", "to", "from", "as", "when", "och", "men", "för", "eftersom", "på", "hos", "med",
+    "så", "nu", "längre", "också", "till", "som", "när", "og", "fordi", "til", "det", "den",
+    "længere", "også", "mere", "mer", "more", "i", "is", "was", "not", "inte", "ikke", "very",
+    "really", "much", "a", "lot",
 ];
 
 /// First words that make a preference object a pronoun or a clause, not a thing.
 const NOT_OBJECTS: &[&str] = &[
-    "it", "that", "this", "these", "those", "you", "him", "her", "them", "to", "how", "when", "what",
-    "the", "your", "den", "det", "detta", "dette", "dig", "dem", "att", "at", "när", "hur", "når",
-    "hvordan", "honom", "henne", "ham", "hende", "er", "ni", "jer",
+    "it", "that", "this", "these", "those", "you", "him", "her", "them", "to", "how", "when",
+    "what", "the", "your", "den", "det", "detta", "dette", "dig", "dem", "att", "at", "när", "hur",
+    "når", "hvordan", "honom", "henne", "ham", "hende", "er", "ni", "jer",
 ];
 
 /// First words after "I am" / "jag är" / "jeg er" that describe a state, not a job.
 const NOT_ROLES: &[&str] = &[
-    "ansat", "anställd", "employed", "working", "based", "allergic", "allergisk", "expert", "ekspert",
-    "specialiserad", "specialiseret", "flyttet", "startet", "bit", "little", "lot", "big", "huge",
-    "fan", "lite", "lidt", "glad", "trött", "træt", "sur", "ny", "new",
+    "ansat",
+    "anställd",
+    "employed",
+    "working",
+    "based",
+    "allergic",
+    "allergisk",
+    "expert",
+    "ekspert",
+    "specialiserad",
+    "specialiseret",
+    "flyttet",
+    "startet",
+    "bit",
+    "little",
+    "lot",
+    "big",
+    "huge",
+    "fan",
+    "lite",
+    "lidt",
+    "glad",
+    "trött",
+    "træt",
+    "sur",
+    "ny",
+    "new",
+];
+
+/// More states that follow "jag är"/"jeg er" and are no job.
+const NOT_ROLES_MORE: &[&str] = &[
+    "hemma", "hjemme", "kvar", "tilbage", "tillbaka", "ute", "inne", "sent", "sen", "here", "there",
+    "home", "back", "vegetarian", "vegan", "vegetar", "veganer",
 ];
 
 const LANGUAGES: &[&str] = &[
-    "english", "swedish", "danish", "norwegian", "finnish", "german", "french", "spanish", "estonian",
-    "italian", "dutch", "polish", "russian", "arabic", "chinese", "japanese", "portuguese",
-    "engelska", "svenska", "danska", "norska", "finska", "tyska", "franska", "spanska", "estniska",
-    "engelsk", "svensk", "dansk", "norsk", "finsk", "tysk", "fransk", "spansk", "estisk",
+    "english",
+    "swedish",
+    "danish",
+    "norwegian",
+    "finnish",
+    "german",
+    "french",
+    "spanish",
+    "estonian",
+    "italian",
+    "dutch",
+    "polish",
+    "russian",
+    "arabic",
+    "chinese",
+    "japanese",
+    "portuguese",
+    "engelska",
+    "svenska",
+    "danska",
+    "norska",
+    "finska",
+    "tyska",
+    "franska",
+    "spanska",
+    "estniska",
+    "engelsk",
+    "svensk",
+    "dansk",
+    "norsk",
+    "finsk",
+    "tysk",
+    "fransk",
+    "spansk",
+    "estisk",
 ];
 
 const STYLES: &[&str] = &[
-    "short", "brief", "concise", "direct", "detailed", "long", "formal", "informal", "casual",
-    "korta", "kortfattade", "raka", "detaljerade", "långa", "formella", "korte", "kortfattede",
-    "direkte", "detaljerede", "lange",
+    "short",
+    "brief",
+    "concise",
+    "direct",
+    "detailed",
+    "long",
+    "formal",
+    "informal",
+    "casual",
+    "korta",
+    "kortfattade",
+    "raka",
+    "detaljerade",
+    "långa",
+    "formella",
+    "korte",
+    "kortfattede",
+    "direkte",
+    "detaljerede",
+    "lange",
 ];
 
-const STYLE_NOUNS: &[&str] = &["answers", "replies", "responses", "svar", "replies", "messages", "svaren", "svarene"];
+const STYLE_NOUNS: &[&str] = &[
+    "answers",
+    "replies",
+    "responses",
+    "svar",
+    "replies",
+    "messages",
+    "svaren",
+    "svarene",
+];
 
 const FAMILY: &[&str] = &[
-    "wife", "husband", "partner", "son", "daughter", "mother", "father", "mom", "mum", "dad",
-    "brother", "sister", "girlfriend", "boyfriend", "fiancée", "fiance", "fiancé",
-    "fru", "man", "sambo", "dotter", "mamma", "pappa", "bror", "syster", "flickvän", "pojkvän",
-    "kone", "mand", "kæreste", "søn", "datter", "mor", "far", "søster",
+    "wife",
+    "husband",
+    "partner",
+    "son",
+    "daughter",
+    "mother",
+    "father",
+    "mom",
+    "mum",
+    "dad",
+    "brother",
+    "sister",
+    "girlfriend",
+    "boyfriend",
+    "fiancée",
+    "fiance",
+    "fiancé",
+    "fru",
+    "man",
+    "sambo",
+    "dotter",
+    "mamma",
+    "pappa",
+    "bror",
+    "syster",
+    "flickvän",
+    "pojkvän",
+    "kone",
+    "mand",
+    "kæreste",
+    "søn",
+    "datter",
+    "mor",
+    "far",
+    "søster",
 ];
 
-const PETS: &[&str] = &["dog", "cat", "horse", "rabbit", "hund", "katt", "kat", "häst", "hest", "kanin"];
+const PETS: &[&str] = &[
+    "dog", "cat", "horse", "rabbit", "hund", "katt", "kat", "häst", "hest", "kanin",
+];
 
 /// The claims the user's own words in `text` make about the user, in order. `text` must be
 /// the user's words (an episode of role `user`); the rules do not check who spoke.
@@ -331,9 +625,15 @@ pub fn extract(text: &str) -> Vec<Claim> {
             continue;
         }
         let correction = w.iter().any(|x| CORRECTION_MARKS.contains(&x.low.as_str()))
-            || (w.first().is_some_and(|x| x.low == "ret") && w.get(1).is_some_and(|x| x.low == "lige"));
+            || (w.first().is_some_and(|x| x.low == "ret")
+                && w.get(1).is_some_and(|x| x.low == "lige"));
+        let replaces = named_as_wrong(text, w);
+        let correction = correction || replaces.is_some();
         let mut push = |c: Claim| {
-            if !out.iter().any(|o| o.attribute == c.attribute && o.value.eq_ignore_ascii_case(&c.value)) {
+            if !out
+                .iter()
+                .any(|o| o.attribute == c.attribute && o.value.eq_ignore_ascii_case(&c.value))
+            {
                 out.push(c);
             }
         };
@@ -343,7 +643,14 @@ pub fn extract(text: &str) -> Vec<Claim> {
                     continue;
                 }
                 let quoted = is_quoted(text, w, start);
-                let mk = |attribute: Attribute, value: String| Claim { attribute, value, correction, quoted };
+                let mk = |attribute: Attribute, value: String| Claim {
+                    attribute,
+                    value,
+                    correction,
+                    quoted,
+                    replaces: replaces.clone(),
+                    ends: false,
+                };
                 match how {
                     Value::Proper => {
                         if let Some(v) = proper(text, w, end) {
@@ -374,20 +681,28 @@ pub fn extract(text: &str) -> Vec<Claim> {
                         }
                     }
                     Value::LanguageName => {
-                        if let Some(x) = w.get(end).filter(|x| LANGUAGES.contains(&x.low.as_str())) {
+                        if let Some(x) = w.get(end).filter(|x| LANGUAGES.contains(&x.low.as_str()))
+                        {
                             push(mk(attribute.clone(), capitalise(&x.low)));
                         }
                     }
                     Value::Style => {
                         let adj = w.get(end).filter(|x| STYLES.contains(&x.low.as_str()));
-                        let noun = w.get(end + 1).filter(|x| STYLE_NOUNS.contains(&x.low.as_str()));
+                        let noun = w
+                            .get(end + 1)
+                            .filter(|x| STYLE_NOUNS.contains(&x.low.as_str()));
                         if let (Some(a), Some(_)) = (adj, noun) {
                             push(mk(attribute.clone(), a.low.clone()));
                         }
                     }
                     Value::Kin => {
                         if let Some(c) = kin(text, w, end) {
-                            push(Claim { quoted, correction, ..c });
+                            push(Claim {
+                                quoted,
+                                correction,
+                                replaces: replaces.clone(),
+                                ..c
+                            });
                         }
                     }
                 }
@@ -402,11 +717,14 @@ pub fn extract(text: &str) -> Vec<Claim> {
                     // "jag gillar inte X" also starts with "jag gillar": the longer, negated
                     // pattern decides.
                     if polarity == "likes"
-                        && w.get(end).is_some_and(|x| matches!(x.low.as_str(), "not" | "inte" | "ikke"))
+                        && w.get(end)
+                            .is_some_and(|x| matches!(x.low.as_str(), "not" | "inte" | "ikke"))
                     {
                         continue;
                     }
-                    let Some(object) = phrase(text, w, end) else { continue };
+                    let Some(object) = phrase(text, w, end) else {
+                        continue;
+                    };
                     let first = object.split(' ').next().unwrap_or_default().to_lowercase();
                     if NOT_OBJECTS.contains(&first.as_str()) {
                         continue;
@@ -416,31 +734,102 @@ pub fn extract(text: &str) -> Vec<Claim> {
                         value: polarity.to_string(),
                         correction,
                         quoted: is_quoted(text, w, start),
+                        replaces: None,
+                        ends: false,
                     });
                 }
+            }
+        }
+
+        for (pattern, attribute) in ENDINGS {
+            for (start, end) in find_all(w, pattern) {
+                if !clause_initial(w, start) {
+                    continue;
+                }
+                if let Some(v) = proper(text, w, end) {
+                    push(Claim {
+                        attribute: attribute.clone(),
+                        value: v,
+                        correction,
+                        quoted: is_quoted(text, w, start),
+                        replaces: None,
+                        ends: true,
+                    });
+                }
+            }
+        }
+        for pattern in DIET_LEADS {
+            for (start, end) in find_all(w, pattern) {
+                let article = w.get(end).is_some_and(|x| matches!(x.low.as_str(), "a" | "an"));
+                let at = if article { end + 1 } else { end };
+                let Some(diet) = w.get(at).filter(|x| DIETS.contains(&x.low.as_str())) else { continue };
+                if !clause_initial(w, start) {
+                    continue;
+                }
+                push(Claim {
+                    attribute: A::Diet,
+                    value: diet.low.clone(),
+                    correction,
+                    quoted: is_quoted(text, w, start),
+                    replaces: None,
+                    ends: false,
+                });
             }
         }
     }
     out
 }
 
-/// Whether the sentence is a question, a hedge or a hypothetical.
-pub(crate) fn is_hedged(w: &[Word]) -> bool {
-    w.last().is_some_and(|x| x.low == "?")
-        || w.iter().any(|x| HEDGES.contains(&x.low.as_str()))
-        || HEDGE_PHRASES.iter().any(|p| !find_all(w, p).is_empty())
+/// Ways of saying a value no longer holds; the value that follows is ended, not replaced.
+const ENDINGS: &[(&str, Attribute)] = &[
+    ("i left", A::Employer),
+    ("i quit", A::Employer),
+    ("i have left", A::Employer),
+    ("i have quit", A::Employer),
+    ("i no longer work at", A::Employer),
+    ("i no longer work for", A::Employer),
+    ("i handed in my notice at", A::Employer),
+    ("i resigned from", A::Employer),
+    ("jag har slutat på", A::Employer),
+    ("jag slutade på", A::Employer),
+    ("jag har sagt upp mig från", A::Employer),
+    ("jeg har sagt op hos", A::Employer),
+    ("jeg sagde op hos", A::Employer),
+    ("jeg er stoppet hos", A::Employer),
+    ("jeg stoppede hos", A::Employer),
+    ("i no longer live in", A::Location),
+    ("i moved away from", A::Location),
+    ("we moved away from", A::Location),
+    ("i moved out of", A::Location),
+    ("jag bor inte längre i", A::Location),
+    ("vi flyttade från", A::Location),
+    ("jag flyttade från", A::Location),
+    ("jeg bor ikke længere i", A::Location),
+    ("vi flyttede fra", A::Location),
+    ("jeg flyttede fra", A::Location),
+];
+
+/// Openings before a diet word ("I'm vegetarian now", "jeg er blevet veganer").
+const DIET_LEADS: &[&str] = &[
+    "i am", "i am now", "i have become", "i have gone", "i went", "jag är", "jag är nu", "jag har blivit",
+    "jeg er", "jeg er nu", "jeg er blevet",
+];
+
+const DIETS: &[&str] = &[
+    "vegetarian", "vegan", "pescatarian", "pescetarian", "vegetarisk", "vegetar", "veganer",
+    "flexitarian", "flexitarier",
+];
+
+/// The capitalised value after "not"/"inte"/"ikke" in a sentence ("Alex, not Alice"), when
+/// the negation follows a comma or the value: the old value a correction names.
+fn named_as_wrong(text: &str, w: &[Word]) -> Option<String> {
+    let at = w.iter().enumerate().skip(1).position(|(i, x)| {
+        matches!(x.low.as_str(), "not" | "inte" | "ikke") && w[i - 1].low == ","
+    })?;
+    proper(text, w, at + 2)
 }
 
-/// Whether a pattern at `start` opens its clause (nothing before it but a few linking or
-/// framing words), so "Oskar says I love football" and "my friend who said I …" do not count.
-fn clause_initial(w: &[Word], start: usize) -> bool {
-    let mut i = start;
-    while i > 0 {
-        let prev = &w[i - 1];
-        if is_boundary(prev) {
-            return true;
-        }
-        if REPORTING.contains(&prev.low.as_str()) || prev.low == "that" || prev.low == "att" {
+/// Whether the sentence is a question prev.low == "that" || prev.low == "att" {
             return false;
         }
         i -= 1;
@@ -451,9 +840,14 @@ fn clause_initial(w: &[Word], start: usize) -> bool {
 /// Whether the word at `start` sits inside quotation marks (an odd number of quote marks
 /// before it in the text) or on a quoted line (`> …`).
 fn is_quoted(text: &str, w: &[Word], start: usize) -> bool {
-    let Some(at) = w.get(start).map(|x| x.span.start) else { return false };
+    let Some(at) = w.get(start).map(|x| x.span.start) else {
+        return false;
+    };
     let before = &text[..at];
-    let marks = before.chars().filter(|c| matches!(c, '"' | '“' | '”' | '«' | '»' | '„')).count();
+    let marks = before
+        .chars()
+        .filter(|c| matches!(c, '"' | '“' | '”' | '«' | '»' | '„'))
+        .count();
     let line = before.rsplit('\n').next().unwrap_or_default();
     marks % 2 == 1 || line.trim_start().starts_with('>')
 }
@@ -479,14 +873,19 @@ fn phrase(text: &str, w: &[Word], at: usize) -> Option<String> {
 /// A role (lowercase words) up to `at`/`for`/`på`/`hos`, then the employer if one follows.
 fn role_at(text: &str, w: &[Word], at: usize) -> (Option<String>, Option<String>) {
     let mut end = at;
-    while end < w.len() && end - at < 4 && !w[end].punct && !w[end].capital && !STOPS.contains(&w[end].low.as_str()) {
+    while end < w.len()
+        && end - at < 4
+        && !w[end].punct
+        && !w[end].capital
+        && !STOPS.contains(&w[end].low.as_str())
+    {
         end += 1;
     }
     if end == at {
         return (None, None);
     }
     let role = text[w[at].span.start..w[end - 1].span.end].to_string();
-    if NOT_ROLES.contains(&w[at].low.as_str()) {
+    if NOT_ROLES.contains(&w[at].low.as_str()) || NOT_ROLES_MORE.contains(&w[at].low.as_str()) {
         return (None, None);
     }
     let employer = match w.get(end).map(|x| x.low.as_str()) {
@@ -523,7 +922,15 @@ fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
         return None;
     };
     let mut i = at + 1;
-    for filler in ["is called", "name is", "heter", "hedder", "is named", "som heter", "der hedder"] {
+    for filler in [
+        "is called",
+        "name is",
+        "heter",
+        "hedder",
+        "is named",
+        "som heter",
+        "der hedder",
+    ] {
         if words::matches_at(w, i, filler) {
             i += filler.split(' ').count();
             break;
@@ -540,14 +947,9 @@ fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
-
-/// The old value a correction names ("…, not Alice", "…, inte Alice", "…, ikke Alice").
-pub fn replaced_value(text: &str) -> Option<String> {
-    let w = words::tokenize(text);
-    let at = w.iter().position(|x| matches!(x.low.as_str(), "not" | "inte" | "ikke"))?;
-    proper(text, &w, at + 1)
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -555,7 +957,10 @@ mod tests {
     use super::*;
 
     fn claims(text: &str) -> Vec<(String, String)> {
-        extract(text).into_iter().map(|c| (c.attribute.key(), c.value)).collect()
+        extract(text)
+            .into_iter()
+            .map(|c| (c.attribute.key(), c.value))
+            .collect()
     }
 
     fn pair(a: &str, v: &str) -> (String, String) {
@@ -595,7 +1000,11 @@ mod tests {
     #[case::pet_sv("Min hund heter Sixten.", "pet", "hund Sixten")]
     #[case::family("My daughter Maja starts school.", "family", "daughter Maja")]
     #[case::allergy("I'm allergic to peanuts, properly allergic.", "allergy", "peanuts")]
-    #[case::likes_da("Jeg elsker koriander – smid gerne en ekstra håndfuld i.", "preference:koriander", "likes")]
+    #[case::likes_da(
+        "Jeg elsker koriander – smid gerne en ekstra håndfuld i.",
+        "preference:koriander",
+        "likes"
+    )]
     #[case::dislikes_da(
         "Ret lige det der: jeg kan ikke længere lide koriander, det smager af sæbe.",
         "preference:koriander",
@@ -612,21 +1021,56 @@ mod tests {
 
     #[test]
     fn role_and_employer_come_together() {
-        let found = claims("Long day. I've been a warehouse planner at Nordhav Logistics for three years.");
-        assert!(found.contains(&pair("role", "warehouse planner")), "the role is stated: {found:?}");
-        assert!(found.contains(&pair("employer", "Nordhav Logistics")), "the employer is stated: {found:?}");
+        let found =
+            claims("Long day. I've been a warehouse planner at Nordhav Logistics for three years.");
+        assert!(
+            found.contains(&pair("role", "warehouse planner")),
+            "the role is stated: {found:?}"
+        );
+        assert!(
+            found.contains(&pair("employer", "Nordhav Logistics")),
+            "the employer is stated: {found:?}"
+        );
         let found = claims(
             "Big news: I handed in my notice at Nordhav in March and today was my first day as production coordinator at Bryggverket, the brewery in Gävle.",
         );
-        assert!(found.contains(&pair("employer", "Bryggverket")), "the new employer is stated: {found:?}");
-        assert!(!found.iter().any(|(_, v)| v.contains("Nordhav")), "handing in notice is not working there: {found:?}");
+        assert!(
+            found.contains(&pair("employer", "Bryggverket")),
+            "the new employer is stated: {found:?}"
+        );
+        let ended = extract(
+            "Big news: I handed in my notice at Nordhav in March and today was my first day as production coordinator at Bryggverket.",
+        );
+        assert!(
+            ended.iter().filter(|c| c.value.contains("Nordhav")).all(|c| c.ends),
+            "handing in notice ends the old job, it never states it: {ended:?}"
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::diet_en("I'm vegetarian now.", "diet", "vegetarian")]
+    #[case::diet_da("Jeg er blevet veganer.", "diet", "veganer")]
+    fn diet_from(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
+        assert!(claims(text).contains(&pair(attribute, value)), "`{text}` states the diet outright");
+    }
+
+    #[test]
+    fn leaving_a_job_ends_it() {
+        let c = extract("I left Nordhav Logistics last week.");
+        assert!(
+            c.iter().any(|c| c.ends && c.value == "Nordhav Logistics"),
+            "leaving a job ends the employer fact: {c:?}"
+        );
     }
 
     #[test]
     fn tools_are_a_list() {
         let found = claims("I use Notion, Slack and Linear every day.");
         for t in ["Notion", "Slack", "Linear"] {
-            assert!(found.contains(&pair("tool", t)), "each listed tool is its own fact: {found:?}");
+            assert!(
+                found.contains(&pair("tool", t)),
+                "each listed tool is its own fact: {found:?}"
+            );
         }
     }
 
@@ -635,13 +1079,19 @@ mod tests {
         let c = extract("Actually my name is Alex, not Alice.");
         assert_eq!(c.len(), 1, "one claim: the name; got {c:?}");
         assert_eq!(c[0].value, "Alex", "the corrected value wins");
-        assert!(c[0].correction, "`actually` marks a correction, which applies at once");
-        assert_eq!(replaced_value("Actually my name is Alex, not Alice.").as_deref(), Some("Alice"));
+        assert!(
+            c[0].correction,
+            "`actually` marks a correction, which applies at once"
+        );
+        assert_eq!(c[0].replaces.as_deref(), Some("Alice"), "the correction names the old value");
     }
 
     #[test]
     fn quoted_statement_is_marked() {
         let c = extract("She wrote: \"I live in Oslo now.\"");
-        assert!(c.iter().all(|c| c.quoted), "words inside quotes are not the user's own statement: {c:?}");
+        assert!(
+            c.iter().all(|c| c.quoted),
+            "words inside quotes are not the user's own statement: {c:?}"
+        );
     }
 }

@@ -30,6 +30,18 @@ pub(crate) fn apply(
 ) -> Result<()> {
     let attribute = claim.attribute.key();
     let norm = claim.value.trim().to_lowercase();
+    if claim.ends {
+        // Only the user's own, unquoted words end a value, and only one held when they spoke.
+        if !claim.quoted {
+            report.facts_superseded += tx.execute(
+                "UPDATE facts SET status = 'superseded', valid_to = ?3, updated_at = ?4
+                 WHERE attribute = ?1 AND status = 'active' AND valid_from <= ?3
+                   AND (norm = ?2 OR norm LIKE ?2 || ' %')",
+                params![attribute, norm, ep.occurred_at, now],
+            )?;
+        }
+        return Ok(());
+    }
     let same: Option<i64> = tx
         .query_row(
             "SELECT id FROM facts WHERE attribute = ?1 AND norm = ?2 AND status IN ('active', 'candidate')
@@ -44,7 +56,11 @@ pub(crate) fn apply(
     }
     let key = evidence_key(&attribute, &norm, ep);
     let rejected: Option<i64> = tx
-        .query_row("SELECT id FROM review_queue WHERE evidence_key = ?1", [&key], |r| r.get(0))
+        .query_row(
+            "SELECT id FROM review_queue WHERE evidence_key = ?1",
+            [&key],
+            |r| r.get(0),
+        )
         .optional()?;
     if rejected.is_some() {
         return Ok(());
@@ -57,11 +73,26 @@ pub(crate) fn apply(
         )
         .optional()?
         .is_some();
-    let current = if claim.attribute.single_valued() { active_fact(tx, &attribute)? } else { None };
+    let current = if claim.attribute.single_valued() {
+        active_fact(tx, &attribute)?
+    } else {
+        None
+    };
     match current {
-        Some((old, _, valid_from)) if claim.quoted || was_rejected || ep.occurred_at < valid_from => {
+        Some((old, _, valid_from))
+            if claim.quoted || was_rejected || ep.occurred_at < valid_from =>
+        {
             let confidence = if claim.quoted { "inferred" } else { "stated" };
-            let new = insert(tx, &attribute, &claim.value, &norm, confidence, "candidate", ep, now)?;
+            let new = insert(
+                tx,
+                &attribute,
+                &claim.value,
+                &norm,
+                confidence,
+                "candidate",
+                ep,
+                now,
+            )?;
             let reason = if claim.quoted {
                 "quoted or reported words disagree with the current value"
             } else if was_rejected {
@@ -69,12 +100,30 @@ pub(crate) fn apply(
             } else {
                 "said before the current value was, but arrived later"
             };
-            enqueue(tx, "conflict", Some(new), Some(old), None, reason, &key, now)?;
+            enqueue(
+                tx,
+                "conflict",
+                Some(new),
+                Some(old),
+                None,
+                reason,
+                &key,
+                now,
+            )?;
             report.conflicts += 1;
         }
         _ if claim.quoted || was_rejected => {
             let confidence = if claim.quoted { "inferred" } else { "stated" };
-            let new = insert(tx, &attribute, &claim.value, &norm, confidence, "candidate", ep, now)?;
+            let new = insert(
+                tx,
+                &attribute,
+                &claim.value,
+                &norm,
+                confidence,
+                "candidate",
+                ep,
+                now,
+            )?;
             let reason = if claim.quoted {
                 "quoted or reported words, not the user's own statement"
             } else {
@@ -84,7 +133,16 @@ pub(crate) fn apply(
             report.candidates += 1;
         }
         Some((old, _, _)) => {
-            let new = insert(tx, &attribute, &claim.value, &norm, "stated", "active", ep, now)?;
+            let new = insert(
+                tx,
+                &attribute,
+                &claim.value,
+                &norm,
+                "stated",
+                "active",
+                ep,
+                now,
+            )?;
             tx.execute(
                 "UPDATE facts SET status = 'superseded', valid_to = ?2, superseded_by = ?3, updated_at = ?4
                  WHERE id = ?1",
@@ -94,7 +152,16 @@ pub(crate) fn apply(
             report.facts_superseded += 1;
         }
         None => {
-            insert(tx, &attribute, &claim.value, &norm, "stated", "active", ep, now)?;
+            insert(
+                tx,
+                &attribute,
+                &claim.value,
+                &norm,
+                "stated",
+                "active",
+                ep,
+                now,
+            )?;
             report.facts_added += 1;
         }
     }
@@ -115,7 +182,9 @@ pub(crate) fn add_procedure(
          VALUES (?1, ?2, 'active', 'stated', ?3, ?3)",
         params![instruction, norm, now],
     )?;
-    let id: i64 = tx.query_row("SELECT id FROM procedures WHERE norm = ?1", [&norm], |r| r.get(0))?;
+    let id: i64 = tx.query_row("SELECT id FROM procedures WHERE norm = ?1", [&norm], |r| {
+        r.get(0)
+    })?;
     tx.execute(
         "INSERT OR IGNORE INTO procedure_sources (procedure_id, episode_id) VALUES (?1, ?2)",
         params![id, ep.id],
@@ -174,6 +243,7 @@ pub(crate) fn enqueue(
 /// The same claim from the same words at the same time is the same evidence, even when a
 /// re-import gives the episode a new id.
 fn evidence_key(attribute: &str, norm: &str, ep: &EpisodeRow) -> String {
-    let digest = Sha256::digest(format!("{attribute}\n{norm}\n{}\n{}", ep.occurred_at, ep.text).as_bytes());
+    let digest =
+        Sha256::digest(format!("{attribute}\n{norm}\n{}\n{}", ep.occurred_at, ep.text).as_bytes());
     hex(&digest)
 }

@@ -101,7 +101,9 @@ impl FactStatus {
             "active" => Ok(FactStatus::Active),
             "superseded" => Ok(FactStatus::Superseded),
             "rejected" => Ok(FactStatus::Rejected),
-            other => Err(Error::InvalidInput(format!("unknown fact status `{other}`"))),
+            other => Err(Error::InvalidInput(format!(
+                "unknown fact status `{other}`"
+            ))),
         }
     }
 }
@@ -220,8 +222,14 @@ impl Engine {
     pub fn consolidate(&mut self) -> Result<ConsolidationReport> {
         self.require_recall()?;
         let now = fmt_utc(self.clock.now());
-        let tx = self.store.conn_mut().transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut report = ConsolidationReport { unsupported_dropped: drop_unsupported_facts(&tx)?, ..Default::default() };
+        let tx = self
+            .store
+            .conn_mut()
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut report = ConsolidationReport {
+            unsupported_dropped: drop_unsupported_facts(&tx)?,
+            ..Default::default()
+        };
         let pending: Vec<EpisodeRow> = {
             let mut stmt = tx.prepare(
                 "SELECT e.id, e.role, e.kind, e.text, e.occurred_at FROM episodes e
@@ -229,12 +237,24 @@ impl Engine {
                  ORDER BY e.occurred_at, e.id",
             )?;
             let rows = stmt.query_map([], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get(3)?, r.get(4)?))
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                ))
             })?;
             let mut out = Vec::new();
             for row in rows {
                 let (id, role, kind, text, occurred_at) = row?;
-                out.push(EpisodeRow { id, role: role.parse()?, kind: kind.parse()?, text, occurred_at });
+                out.push(EpisodeRow {
+                    id,
+                    role: role.parse()?,
+                    kind: kind.parse()?,
+                    text,
+                    occurred_at,
+                });
             }
             out
         };
@@ -270,15 +290,26 @@ impl Engine {
     /// Facts newest first: active and candidate ones, or with `all` also superseded and
     /// rejected ones, each with its status, confidence, validity and sources.
     pub fn facts(&self, all: bool) -> Result<Vec<FactView>> {
-        let filter = if all { "1 = 1" } else { "status IN ('active', 'candidate')" };
-        load_facts(self.store.conn(), &format!("{filter} ORDER BY attribute, valid_from DESC, id DESC"), [])
+        let filter = if all {
+            "1 = 1"
+        } else {
+            "status IN ('active', 'candidate')"
+        };
+        load_facts(
+            self.store.conn(),
+            &format!("{filter} ORDER BY attribute, valid_from DESC, id DESC"),
+            [],
+        )
     }
 
     /// One fact by id. Errors: [`Error::NotFound`].
     pub fn fact(&self, id: FactId) -> Result<FactView> {
         load_facts(self.store.conn(), "id = ?1", [id.0])?
             .pop()
-            .ok_or(Error::NotFound { kind: "fact", id: id.0 })
+            .ok_or(Error::NotFound {
+                kind: "fact",
+                id: id.0,
+            })
     }
 
     /// The profile: active facts the user stated or confirmed (inferred ones never show),
@@ -299,7 +330,11 @@ impl Engine {
 
     /// Procedures: active ones, or with `all` every status.
     pub fn procedures(&self, all: bool) -> Result<Vec<ProcedureView>> {
-        let filter = if all { "1 = 1 ORDER BY id" } else { "status = 'active' ORDER BY id" };
+        let filter = if all {
+            "1 = 1 ORDER BY id"
+        } else {
+            "status = 'active' ORDER BY id"
+        };
         load_procedures(self.store.conn(), filter)
     }
 }
@@ -347,7 +382,13 @@ fn sources(conn: &rusqlite::Connection, link: &str, owner: &str, id: i64) -> Res
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([id], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get(4)?))
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, i64>(3)?,
+            r.get(4)?,
+        ))
     })?;
     let mut out = Vec::new();
     for row in rows {
@@ -363,22 +404,49 @@ fn sources(conn: &rusqlite::Connection, link: &str, owner: &str, id: i64) -> Res
     Ok(out)
 }
 
-pub(crate) fn load_facts<P: rusqlite::Params>(conn: &rusqlite::Connection, filter: &str, args: P) -> Result<Vec<FactView>> {
+pub(crate) fn load_facts<P: rusqlite::Params>(
+    conn: &rusqlite::Connection,
+    filter: &str,
+    args: P,
+) -> Result<Vec<FactView>> {
     let sql = format!(
         "SELECT id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by
          FROM facts WHERE {filter}"
     );
     let mut stmt = conn.prepare(&sql)?;
-    type Row = (i64, String, String, Option<String>, String, String, String, Option<String>, Option<i64>);
+    type Row = (
+        i64,
+        String,
+        String,
+        Option<String>,
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<i64>,
+    );
     let rows: Vec<Row> = stmt
         .query_map(args, |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut out = Vec::with_capacity(rows.len());
-    for (id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by) in rows {
+    for (id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by) in
+        rows
+    {
         let sources = sources(conn, "fact_sources", "fact_id", id)?;
-        let text = Attribute::parse(&attribute).map_or_else(|| format!("{attribute}: {value}"), |a| a.describe(&value));
+        let text = Attribute::parse(&attribute)
+            .map_or_else(|| format!("{attribute}: {value}"), |a| a.describe(&value));
         out.push(FactView {
             id: FactId(id),
             attribute,
@@ -397,7 +465,10 @@ pub(crate) fn load_facts<P: rusqlite::Params>(conn: &rusqlite::Connection, filte
     Ok(out)
 }
 
-pub(crate) fn load_procedures(conn: &rusqlite::Connection, filter: &str) -> Result<Vec<ProcedureView>> {
+pub(crate) fn load_procedures(
+    conn: &rusqlite::Connection,
+    filter: &str,
+) -> Result<Vec<ProcedureView>> {
     let sql = format!("SELECT id, instruction, status, confidence FROM procedures WHERE {filter}");
     let mut stmt = conn.prepare(&sql)?;
     let rows: Vec<(i64, String, String, String)> = stmt
@@ -417,7 +488,10 @@ pub(crate) fn load_procedures(conn: &rusqlite::Connection, filter: &str) -> Resu
 }
 
 /// The id of the active fact of a single-valued attribute, with its `norm` and valid-from.
-pub(crate) fn active_fact(tx: &Transaction<'_>, attribute: &str) -> Result<Option<(i64, String, String)>> {
+pub(crate) fn active_fact(
+    tx: &Transaction<'_>,
+    attribute: &str,
+) -> Result<Option<(i64, String, String)>> {
     Ok(tx
         .query_row(
             "SELECT id, norm, valid_from FROM facts WHERE attribute = ?1 AND status = 'active'

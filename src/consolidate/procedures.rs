@@ -9,17 +9,61 @@ use super::words::{self, Word, is_boundary};
 
 const TRIGGERS: &[&str] = &["always", "never", "alltid", "aldrig", "altid"];
 
-const FROM_NOW_ON: &[&str] = &["from now on", "från och med nu", "hädanefter", "framöver", "fremover", "fra nu af", "fra nu"];
+const FROM_NOW_ON: &[&str] = &[
+    "from now on",
+    "från och med nu",
+    "hädanefter",
+    "framöver",
+    "fremover",
+    "fra nu af",
+    "fra nu",
+];
 
 /// Words that may open a clause before the instruction itself.
-const LEADERS: &[&str] = &["please", "and", "so", "but", "also", "snälla", "och", "så", "men", "også", "og", "venligst", "också"];
+const LEADERS: &[&str] = &[
+    "please", "and", "so", "but", "also", "snälla", "och", "så", "men", "også", "og", "venligst",
+    "också",
+];
 
 /// Imperatives that take "alltid"/"altid"/"always" right after them.
 const IMPERATIVES: &[&str] = &[
-    "svara", "skriv", "använd", "ge", "föreslå", "boka", "håll", "ring", "skicka", "påminn", "fråga",
-    "tala", "gör", "erbjud", "svar", "brug", "giv", "foreslå", "hold", "send", "spørg", "påmind",
-    "lav", "gør", "tal", "tilbyd", "book", "answer", "reply", "write", "use", "give", "keep", "ask",
-    "remind", "offer", "respond",
+    "svara",
+    "skriv",
+    "använd",
+    "ge",
+    "föreslå",
+    "boka",
+    "håll",
+    "ring",
+    "skicka",
+    "påminn",
+    "fråga",
+    "tala",
+    "gör",
+    "erbjud",
+    "svar",
+    "brug",
+    "giv",
+    "foreslå",
+    "hold",
+    "send",
+    "spørg",
+    "påmind",
+    "lav",
+    "gør",
+    "tal",
+    "tilbyd",
+    "book",
+    "answer",
+    "reply",
+    "write",
+    "use",
+    "give",
+    "keep",
+    "ask",
+    "remind",
+    "offer",
+    "respond",
 ];
 
 /// The instruction sentences in `text`, verbatim, in order. `text` must be the user's words.
@@ -32,7 +76,8 @@ pub fn extract(text: &str) -> Vec<String> {
             continue;
         }
         if clauses(w).any(instruction) || opens_from_now_on(w) {
-            let (Some(a), Some(b)) = (w.first(), w.iter().rev().find(|x| !x.punct).or(w.last())) else {
+            let (Some(a), Some(b)) = (w.first(), w.iter().rev().find(|x| !x.punct).or(w.last()))
+            else {
                 continue;
             };
             let sentence = text[a.span.start..b.span.end].trim().to_string();
@@ -49,7 +94,10 @@ fn clauses(w: &[Word]) -> impl Iterator<Item = &[Word]> {
 }
 
 fn instruction(clause: &[Word]) -> bool {
-    let skip = clause.iter().take_while(|x| LEADERS.contains(&x.low.as_str())).count();
+    let skip = clause
+        .iter()
+        .take_while(|x| LEADERS.contains(&x.low.as_str()))
+        .count();
     let c = &clause[skip..];
     let Some(first) = c.first() else { return false };
     if TRIGGERS.contains(&first.low.as_str()) {
@@ -62,7 +110,10 @@ fn instruction(clause: &[Word]) -> bool {
 /// "From now on, reply in Swedish", "Fremover skal du skrive kort": the sentence opens with
 /// the phrase and goes on.
 fn opens_from_now_on(w: &[Word]) -> bool {
-    let skip = w.iter().take_while(|x| LEADERS.contains(&x.low.as_str())).count();
+    let skip = w
+        .iter()
+        .take_while(|x| LEADERS.contains(&x.low.as_str()))
+        .count();
     let c = &w[skip..];
     FROM_NOW_ON.iter().any(|p| {
         let n = p.split(' ').count();
@@ -92,7 +143,11 @@ mod tests {
     #[case::never("Never schedule anything before 9am.")]
     #[case::from_now_on("From now on, reply in Swedish.")]
     fn instruction_found(#[case] text: &str) {
-        assert_eq!(extract(text).len(), 1, "`{text}` is an explicit instruction: one procedure");
+        assert_eq!(
+            extract(text).len(),
+            1,
+            "`{text}` is an explicit instruction: one procedure"
+        );
     }
 
     #[rstest::rstest]
@@ -102,6 +157,9 @@ mod tests {
     #[case::you("You always forget my name.")]
     #[case::hedge("Maybe always offer three slots.")]
     fn no_instruction(#[case] text: &str) {
-        assert!(extract(text).is_empty(), "`{text}` is not an instruction to the assistant");
+        assert!(
+            extract(text).is_empty(),
+            "`{text}` is not an instruction to the assistant"
+        );
     }
 }

@@ -45,7 +45,16 @@ pub struct ReviewItem {
     pub created_at: DateTime<Utc>,
 }
 
-type Entry = (i64, String, Option<i64>, Option<i64>, Option<i64>, String, String, String);
+type Entry = (
+    i64,
+    String,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    String,
+    String,
+    String,
+);
 
 impl Engine {
     /// The review queue, oldest first: open entries, or with `all` resolved ones too.
@@ -58,7 +67,16 @@ impl Engine {
         ))?;
         let rows: Vec<Entry> = stmt
             .query_map([], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                ))
             })?
             .collect::<rusqlite::Result<_>>()?;
         let fact = |id: Option<i64>| -> Result<Option<FactView>> {
@@ -132,9 +150,14 @@ impl Engine {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
-        let (fact, procedure) = found.ok_or(Error::NotFound { kind: "open review entry", id })?;
+        let (fact, procedure) = found.ok_or(Error::NotFound {
+            kind: "open review entry",
+            id,
+        })?;
         if let Some(value) = edit {
-            let fact = fact.ok_or_else(|| Error::InvalidInput(format!("review entry {id} has no fact to edit")))?;
+            let fact = fact.ok_or_else(|| {
+                Error::InvalidInput(format!("review entry {id} has no fact to edit"))
+            })?;
             tx.execute(
                 "UPDATE facts SET value = ?2, norm = ?3, updated_at = ?4 WHERE id = ?1",
                 params![fact, value, value.to_lowercase(), now],
@@ -149,7 +172,11 @@ impl Engine {
                 )?;
             }
             (None, Some(p), confirm) => {
-                let (status, confidence) = if confirm { ("active", "confirmed") } else { ("rejected", "stated") };
+                let (status, confidence) = if confirm {
+                    ("active", "confirmed")
+                } else {
+                    ("rejected", "stated")
+                };
                 tx.execute(
                     "UPDATE procedures SET status = ?2, confidence = ?3, updated_at = ?4 WHERE id = ?1",
                     params![p, status, confidence, now],
@@ -169,8 +196,11 @@ impl Engine {
 /// Makes fact `id` active and confirmed; for a single-valued attribute the value active
 /// until now is superseded now.
 fn activate(tx: &Transaction<'_>, id: i64, now: &str) -> Result<()> {
-    let attribute: Option<String> =
-        tx.query_row("SELECT attribute FROM facts WHERE id = ?1", [id], |r| r.get(0)).optional()?;
+    let attribute: Option<String> = tx
+        .query_row("SELECT attribute FROM facts WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .optional()?;
     let attribute = attribute.ok_or(Error::NotFound { kind: "fact", id })?;
     let single = super::Attribute::parse(&attribute).is_some_and(|a| a.single_valued());
     if single {

@@ -72,7 +72,15 @@ impl Engine {
         type Row = (i64, String, String, String, String, String, String);
         let rows: Vec<Row> = stmt
             .query_map([limit as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
             })?
             .collect::<rusqlite::Result<_>>()?;
         let mut out = Vec::with_capacity(rows.len());
@@ -110,26 +118,55 @@ impl Engine {
             params![id, if done { "done" } else { "open" }, done.then_some(now)],
         )?;
         if changed == 0 {
-            return Err(crate::Error::NotFound { kind: "open item", id });
+            return Err(crate::Error::NotFound {
+                kind: "open item",
+                id,
+            });
         }
         Ok(())
     }
 }
 
 pub(crate) fn open_items(conn: &Connection, open_only: bool) -> Result<Vec<OpenItem>> {
-    let filter = if open_only { "o.status = 'open'" } else { "1 = 1" };
+    let filter = if open_only {
+        "o.status = 'open'"
+    } else {
+        "1 = 1"
+    };
     load_open_items(conn, filter, [])
 }
 
-fn load_open_items<P: rusqlite::Params>(conn: &Connection, filter: &str, args: P) -> Result<Vec<OpenItem>> {
+fn load_open_items<P: rusqlite::Params>(
+    conn: &Connection,
+    filter: &str,
+    args: P,
+) -> Result<Vec<OpenItem>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT o.id, o.episode_id, o.actor, e.text, o.due_start, o.due_end, o.status
          FROM open_items o JOIN episodes e ON e.id = o.episode_id WHERE {filter}
          ORDER BY o.due_start IS NULL, o.due_start, o.id"
     ))?;
-    type Row = (i64, i64, String, String, Option<String>, Option<String>, String);
+    type Row = (
+        i64,
+        i64,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        String,
+    );
     let rows: Vec<Row> = stmt
-        .query_map(args, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
+        .query_map(args, |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let mut out = Vec::with_capacity(rows.len());
     for (id, episode, actor, text, due_start, due_end, status) in rows {
@@ -166,16 +203,34 @@ pub(crate) fn rebuild_changed(tx: &Transaction<'_>, now: &str) -> Result<usize> 
                  WHERE m.session_id = ?1 AND e.kind != 'routine'
                  ORDER BY e.salience DESC, e.occurred_at, e.id LIMIT ?2",
             )?;
-            let rows = stmt.query_map(params![session, SUMMARY_EPISODES as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let rows = stmt.query_map(params![session, SUMMARY_EPISODES as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        tx.execute("DELETE FROM session_summaries WHERE session_id = ?1", [session])?;
-        let Some((_, top)) = picked.first() else { continue };
+        tx.execute(
+            "DELETE FROM session_summaries WHERE session_id = ?1",
+            [session],
+        )?;
+        let Some((_, top)) = picked.first() else {
+            continue;
+        };
         let topic = topic(top);
         let mut in_order = picked.clone();
         in_order.sort_by_key(|(id, _)| *id);
-        let summary = in_order.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(" ");
-        let ids = format!(",{},", in_order.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>().join(","));
+        let summary = in_order
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let ids = format!(
+            ",{},",
+            in_order
+                .iter()
+                .map(|(id, _)| id.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         written += tx.execute(
             "INSERT INTO session_summaries (session_id, topic, summary, episode_ids, covered_to, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -45,7 +45,10 @@ pub(crate) fn tokenize(text: &str) -> Vec<Word> {
             let mut end = i + c.len_utf8();
             while let Some(&(j, d)) = chars.peek() {
                 let joins = (d == '\'' || d == '’' || d == '-')
-                    && text[j + d.len_utf8()..].chars().next().is_some_and(char::is_alphanumeric);
+                    && text[j + d.len_utf8()..]
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_alphanumeric);
                 if d.is_alphanumeric() || joins {
                     end = j + d.len_utf8();
                     chars.next();
@@ -59,10 +62,20 @@ pub(crate) fn tokenize(text: &str) -> Vec<Word> {
             match CONTRACTIONS.iter().find(|(k, _)| *k == low) {
                 Some((_, parts)) => {
                     for p in *parts {
-                        out.push(Word { low: (*p).to_string(), span: i..end, capital, punct: false });
+                        out.push(Word {
+                            low: (*p).to_string(),
+                            span: i..end,
+                            capital,
+                            punct: false,
+                        });
                     }
                 }
-                None => out.push(Word { low, span: i..end, capital, punct: false }),
+                None => out.push(Word {
+                    low,
+                    span: i..end,
+                    capital,
+                    punct: false,
+                }),
             }
         } else if !c.is_whitespace() {
             out.push(Word {
@@ -78,7 +91,11 @@ pub(crate) fn tokenize(text: &str) -> Vec<Word> {
 
 /// Sentence-ending or clause-ending marks: a value never runs across them.
 pub(crate) fn is_boundary(w: &Word) -> bool {
-    w.punct && matches!(w.low.as_str(), "." | "!" | "?" | ";" | ":" | "," | "–" | "—" | "(" | ")" | "\"" | "“" | "”")
+    w.punct
+        && matches!(
+            w.low.as_str(),
+            "." | "!" | "?" | ";" | ":" | "," | "–" | "—" | "(" | ")" | "\"" | "“" | "”"
+        )
 }
 
 /// Splits words into sentences at `.`, `!`, `?`, `;` and line breaks (a line break is not a
@@ -87,9 +104,10 @@ pub(crate) fn sentences(text: &str, words: &[Word]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, w) in words.iter().enumerate() {
-        let newline_after = words
-            .get(i + 1)
-            .is_some_and(|n| text.get(w.span.end..n.span.start).is_some_and(|g| g.contains('\n')));
+        let newline_after = words.get(i + 1).is_some_and(|n| {
+            text.get(w.span.end..n.span.start)
+                .is_some_and(|g| g.contains('\n'))
+        });
         if (w.punct && matches!(w.low.as_str(), "." | "!" | "?" | ";")) || newline_after {
             if start <= i {
                 out.push(start..i + 1);
@@ -132,9 +150,19 @@ mod tests {
     fn contractions_expand_and_keep_their_span() {
         let w = tokenize("I’m based in Tartu.");
         let lows: Vec<&str> = w.iter().map(|w| w.low.as_str()).collect();
-        assert_eq!(lows, ["i", "am", "based", "in", "tartu", "."], "rules are written once, for `i am`");
-        assert_eq!(w[0].span, w[1].span, "both parts point at the contraction's words");
-        assert!(w[4].capital, "a place name keeps its capital, which the value rules need");
+        assert_eq!(
+            lows,
+            ["i", "am", "based", "in", "tartu", "."],
+            "rules are written once, for `i am`"
+        );
+        assert_eq!(
+            w[0].span, w[1].span,
+            "both parts point at the contraction's words"
+        );
+        assert!(
+            w[4].capital,
+            "a place name keeps its capital, which the value rules need"
+        );
     }
 
     #[test]

@@ -8,23 +8,31 @@ use minne::embed::{self, Embedder};
 
 /// The models folder, as the front ends find it: `MINNE_MODELS_DIR` or the platform cache.
 pub fn models_dir() -> PathBuf {
-    minne::settings::Settings::from_env().expect("settings from the environment").models_dir
+    minne::settings::Settings::from_env()
+        .expect("settings from the environment")
+        .models_dir
 }
 
 /// The real MiniLM model. Fails, naming the fix, when `scripts/setup-models.sh` has not run:
 /// integration tests use the real model, never a stand-in.
 pub fn real_embedder() -> Arc<dyn Embedder> {
-    embed::load(&models_dir(), embed::ModelChoice::MiniLm)
-        .unwrap_or_else(|e| panic!("{e}\nthe integration tests need the real model: run scripts/setup-models.sh"))
+    embed::load(&models_dir(), embed::ModelChoice::MiniLm).unwrap_or_else(|e| {
+        panic!("{e}\nthe integration tests need the real model: run scripts/setup-models.sh")
+    })
 }
 
 /// A file under `../shared/data`, or `None` (with a printed reason) when that folder is absent.
 pub fn shared_data(relative: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(relative);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(relative);
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("skipped: {} is absent (the shared data folder sits beside the clone)", path.display());
+        eprintln!(
+            "skipped: {} is absent (the shared data folder sits beside the clone)",
+            path.display()
+        );
         None
     }
 }

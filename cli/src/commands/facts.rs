@@ -18,10 +18,16 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     if facts.is_empty() {
-        println!("No facts in `{}`: `minne consolidate` reads captured episodes.", env.context);
+        println!(
+            "No facts in `{}`: `minne consolidate` reads captured episodes.",
+            env.context
+        );
     }
     for f in &facts {
-        let to = f.valid_to.map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_else(|| "now".into());
+        let to = f
+            .valid_to
+            .map(|t| t.format("%Y-%m-%d").to_string())
+            .unwrap_or_else(|| "now".into());
         println!(
             "#{:<5} {:<10} {:<9} {:<22} {}  [{} → {}]  support {}",
             f.id.0,
@@ -34,7 +40,12 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             f.support,
         );
         for s in &f.sources {
-            println!("        episode #{} {}: \"{}\"", s.episode_id, s.said_at.format("%Y-%m-%d %H:%M"), s.quote);
+            println!(
+                "        episode #{} {}: \"{}\"",
+                s.episode_id,
+                s.said_at.format("%Y-%m-%d %H:%M"),
+                s.quote
+            );
         }
     }
     Ok(())

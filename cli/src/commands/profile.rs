@@ -15,16 +15,33 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     if profile.facts.is_empty() && profile.procedures.is_empty() && profile.open_items.is_empty() {
-        println!("Nothing in the profile of `{}` yet: `minne consolidate` reads captured episodes.", env.context);
+        println!(
+            "Nothing in the profile of `{}` yet: `minne consolidate` reads captured episodes.",
+            env.context
+        );
     }
     for f in &profile.facts {
-        println!("{:<22} {}  ({}, support {})", f.attribute, f.value, f.confidence.as_str(), f.support);
+        println!(
+            "{:<22} {}  ({}, support {})",
+            f.attribute,
+            f.value,
+            f.confidence.as_str(),
+            f.support
+        );
     }
     for p in &profile.procedures {
-        println!("procedure #{:<5} \"{}\"  ({})", p.id, p.instruction, p.confidence.as_str());
+        println!(
+            "procedure #{:<5} \"{}\"  ({})",
+            p.id,
+            p.instruction,
+            p.confidence.as_str()
+        );
     }
     for o in &profile.open_items {
-        let due = o.due_start.map(|d| format!(" due {}", d.format("%Y-%m-%d %H:%M"))).unwrap_or_default();
+        let due = o
+            .due_start
+            .map(|d| format!(" due {}", d.format("%Y-%m-%d %H:%M")))
+            .unwrap_or_default();
         println!("open item #{:<5} {}: \"{}\"{}", o.id, o.actor, o.text, due);
     }
     Ok(())

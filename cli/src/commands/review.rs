@@ -45,7 +45,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         }
         Some(Action::Reject { id }) => {
             engine.review_reject(id)?;
-            println!("Rejected review entry #{id}; it will not be proposed again from the same evidence.");
+            println!(
+                "Rejected review entry #{id}; it will not be proposed again from the same evidence."
+            );
             return Ok(());
         }
         Some(Action::Edit { id, value }) => {
@@ -69,9 +71,19 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             ReviewKind::Conflict => "conflict",
             ReviewKind::ProcedureRequest => "procedure",
         };
-        println!("#{:<5} {:<9} {:<9} {}", item.id, kind, item.status, item.reason);
+        println!(
+            "#{:<5} {:<9} {:<9} {}",
+            item.id, kind, item.status, item.reason
+        );
         if let Some(f) = &item.fact {
-            print_fact(if item.kind == ReviewKind::Conflict { "new" } else { "fact" }, f);
+            print_fact(
+                if item.kind == ReviewKind::Conflict {
+                    "new"
+                } else {
+                    "fact"
+                },
+                f,
+            );
         }
         if let Some(f) = &item.other {
             print_fact("held", f);
@@ -84,8 +96,18 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
 }
 
 fn print_fact(label: &str, f: &FactView) {
-    println!("       {label:<4} {} = {}  (since {})", f.attribute, f.value, f.valid_from.format("%Y-%m-%d"));
+    println!(
+        "       {label:<4} {} = {}  (since {})",
+        f.attribute,
+        f.value,
+        f.valid_from.format("%Y-%m-%d")
+    );
     for s in &f.sources {
-        println!("            \"{}\"  episode #{} {}", s.quote, s.episode_id, s.said_at.format("%Y-%m-%d %H:%M"));
+        println!(
+            "            \"{}\"  episode #{} {}",
+            s.quote,
+            s.episode_id,
+            s.said_at.format("%Y-%m-%d %H:%M")
+        );
     }
 }

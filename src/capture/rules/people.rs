@@ -380,10 +380,13 @@ fn base_form(t: &[Token<'_>], i: usize, last: bool, owner: bool) -> String {
     let mut stemmed = stem(low);
     // A person's name right before a noun, ending in the Nordic genitive -s ("Karolines
     // reception"), loses it even when the name is not on the list.
-    if owner && stemmed == low && !is_given_name(low) && low.len() > 3 {
-        if let Some(s) = low.strip_suffix('s') {
-            stemmed = s.to_string();
-        }
+    if owner
+        && stemmed == low
+        && !is_given_name(low)
+        && low.len() > 3
+        && let Some(s) = low.strip_suffix('s')
+    {
+        stemmed = s.to_string();
     }
     if stemmed.len() < low.len() {
         raw.get(..stemmed.len()).map_or(raw.clone(), str::to_string)
