@@ -829,7 +829,23 @@ fn named_as_wrong(text: &str, w: &[Word]) -> Option<String> {
     proper(text, w, at + 2)
 }
 
-/// Whether the sentence is a question prev.low == "that" || prev.low == "att" {
+/// Whether the sentence is a question, a hedge or a hypothetical.
+pub(crate) fn is_hedged(w: &[Word]) -> bool {
+    w.last().is_some_and(|x| x.low == "?")
+        || w.iter().any(|x| HEDGES.contains(&x.low.as_str()))
+        || HEDGE_PHRASES.iter().any(|p| !find_all(w, p).is_empty())
+}
+
+/// Whether a pattern at `start` opens its clause (nothing before it but a few linking or
+/// framing words), so "Oskar says I love football" and "my friend who said I …" do not count.
+fn clause_initial(w: &[Word], start: usize) -> bool {
+    let mut i = start;
+    while i > 0 {
+        let prev = &w[i - 1];
+        if is_boundary(prev) {
+            return true;
+        }
+        if REPORTING.contains(&prev.low.as_str()) || prev.low == "that" || prev.low == "att" {
             return false;
         }
         i -= 1;
@@ -942,6 +958,8 @@ fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
         value: format!("{} {}", relation.low, name),
         correction: false,
         quoted: false,
+        replaces: None,
+        ends: false,
     })
 }
 
