@@ -606,3 +606,24 @@ fn leaving_a_job_ends_the_employer_fact() {
         "the old job stays in history with its end: {employer:?}"
     );
 }
+
+#[test]
+fn remember_this_in_conversation_is_stored_at_once_as_a_stated_fact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "Please remember this, it's important: my daughter's EpiPen is in the blue pouch in the hallway cabinet."),
+            (A, 0, "Saved – EpiPen in the blue pouch, hallway cabinet."),
+            (U, 0, "nice weather today"),
+        ],
+    );
+    let profile = engine.profile().unwrap();
+    let saved: Vec<&FactView> = profile.facts.iter().filter(|f| f.attribute == "statement").collect();
+    assert_eq!(saved.len(), 1, "one explicit request to remember, one fact; small talk adds none: {saved:?}");
+    assert!(saved[0].value.contains("blue pouch"), "the fact is the user's own words after the command");
+    assert_eq!(saved[0].confidence, Confidence::Stated, "an explicit request is stated, so it shows in the profile");
+}

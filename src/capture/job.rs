@@ -245,6 +245,9 @@ impl Engine {
                 let intensity = baseline.intensity(&tone);
                 baseline.update(&tone);
                 for ep in episodes {
+                    if !worth_storing(m, ep.kind) {
+                        continue;
+                    }
                     let salience = weigh(ep.kind, intensity);
                     let stability = stability_for(salience);
                     let inserted = tx.execute(
@@ -351,6 +354,18 @@ impl Engine {
         }
     }
 
+}
+
+/// Whether an episode becomes a memory. The AI assistant's own words are remembered only
+/// for what it did (seed 004: its commitments, and its retractions, which carry the corrected
+/// value); its observations and small talk are not memories of the user's life, and
+/// storing them would feed recalled memories back in as new ones each time the assistant
+/// repeats them (the self-ingestion loop). A named other person in an imported two-party
+/// chat (a LoCoMo speaker) is not the assistant: their words stay memories.
+fn worth_storing(m: &PendingMessage, kind: crate::model::ActKind) -> bool {
+    use crate::model::ActKind::{Commitment, Retraction};
+    let is_the_assistant = m.role == Role::Assistant && m.actor == Role::Assistant.as_str();
+    !is_the_assistant || matches!(kind, Commitment | Retraction)
 }
 
 /// A message waiting for capture.

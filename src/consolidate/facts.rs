@@ -40,6 +40,8 @@ pub enum Attribute {
     Allergy,
     /// What the user eats ("vegetarian").
     Diet,
+    /// Something the user asked to be remembered, in their words ("remember that …").
+    Statement,
     /// Whether the user likes something: the value is `likes` or `dislikes`, the object is
     /// part of the attribute (`preference:koriander`), so a change of heart supersedes.
     Preference(String),
@@ -69,6 +71,7 @@ impl Attribute {
             Attribute::Pet => "pet",
             Attribute::Allergy => "allergy",
             Attribute::Diet => "diet",
+            Attribute::Statement => "statement",
             Attribute::Preference(_) => "preference",
         }
     }
@@ -92,6 +95,7 @@ impl Attribute {
             Attribute::Pet,
             Attribute::Allergy,
             Attribute::Diet,
+            Attribute::Statement,
         ]
         .into_iter()
         .find(|a| a.simple_key() == key)
@@ -129,6 +133,7 @@ impl Attribute {
             Attribute::Pet => format!("pet: {value}"),
             Attribute::Allergy => format!("allergic to {value}"),
             Attribute::Diet => format!("eats {value}"),
+            Attribute::Statement => value.to_string(),
             Attribute::Preference(object) => format!("{value} {object}"),
         }
     }

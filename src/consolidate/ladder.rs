@@ -152,17 +152,17 @@ pub(crate) fn apply(
             report.facts_superseded += 1;
         }
         None => {
-            insert(
-                tx,
-                &attribute,
-                &claim.value,
-                &norm,
-                "stated",
-                "active",
-                ep,
-                now,
-            )?;
+            let new = insert(tx, &attribute, &claim.value, &norm, "stated", "active", ep, now)?;
             report.facts_added += 1;
+            // "My daughter is Maja, not Maria": a correction that names the wrong value
+            // supersedes it even where values may stand side by side.
+            if let Some(old) = claim.replaces.as_deref().filter(|_| !claim.quoted) {
+                report.facts_superseded += tx.execute(
+                    "UPDATE facts SET status = 'superseded', valid_to = ?3, superseded_by = ?4, updated_at = ?5
+                     WHERE attribute = ?1 AND status = 'active' AND id != ?4 AND instr(norm, ?2) > 0",
+                    params![attribute, old.to_lowercase(), ep.occurred_at, new, now],
+                )?;
+            }
         }
     }
     Ok(())

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::model::{ActKind, EpisodeId, Role, SessionId};
 use crate::store::{fmt_utc, parse_utc};
 
+mod commands;
 pub mod facts;
 mod ladder;
 pub mod procedures;
@@ -263,6 +264,18 @@ impl Engine {
             // assistant's echo of them adds no support (seed 003, failure 2).
             if ep.role == Role::User {
                 for claim in facts::extract(&ep.text) {
+                    ladder::apply(&tx, &claim, ep, &now, &mut report)?;
+                }
+                // "Remember that …" (seed 003: user commands act at once).
+                for content in commands::remembered(&ep.text) {
+                    let claim = facts::Claim {
+                        attribute: Attribute::Statement,
+                        value: content,
+                        correction: false,
+                        quoted: false,
+                        replaces: None,
+                        ends: false,
+                    };
                     ladder::apply(&tx, &claim, ep, &now, &mut report)?;
                 }
                 for instruction in procedures::extract(&ep.text) {

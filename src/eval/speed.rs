@@ -161,6 +161,8 @@ pub struct SizeResult {
     /// Time of embedding a query alone, p50, milliseconds: the part of recall latency that is
     /// the model's.
     pub embed_query_p50_ms: f64,
+    /// Where recall's time went, each phase's median, milliseconds.
+    pub phases_p50_ms: crate::recall::Timings,
     /// Peak resident memory of the process so far, MB (Linux `VmHWM`).
     pub peak_rss_mb: Option<f64>,
 }
@@ -204,14 +206,16 @@ pub fn run(real: Arc<dyn Embedder>, sizes: &[usize], queries: usize, progress: &
         let capture_s = captured_at.map_or(import_s, |d| d.as_secs_f64());
         let mut lat = Vec::new();
         let mut emb = Vec::new();
+        let mut phases: Vec<crate::recall::Timings> = Vec::new();
         for _ in 0..queries {
             let q = format!("when did {} {}?", rng.pick(NAMES), rng.pick(ACTIVITIES).replacen("went", "go", 1));
             let t = Instant::now();
             real.embed_query(&q)?;
             emb.push(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
-            engine.recall(&RecallQuery::new(q))?;
+            let explained = engine.recall_explained(&RecallQuery::new(q), 0)?;
             lat.push(t.elapsed().as_secs_f64() * 1e3);
+            phases.push(explained.timings);
         }
         let r = SizeResult {
             messages: size,
@@ -222,6 +226,17 @@ pub fn run(real: Arc<dyn Embedder>, sizes: &[usize], queries: usize, progress: &
             recall_p95_ms: percentile(&lat, 95.0).unwrap_or(0.0),
             embed_query_p50_ms: percentile(&emb, 50.0).unwrap_or(0.0),
             peak_rss_mb: peak_rss_mb(),
+            phases_p50_ms: {
+                let p = |f: fn(&crate::recall::Timings) -> f64| percentile(&phases.iter().map(f).collect::<Vec<_>>(), 50.0).unwrap_or(0.0);
+                crate::recall::Timings {
+                    snapshot_ms: p(|t| t.snapshot_ms),
+                    embed_ms: p(|t| t.embed_ms),
+                    dense_ms: p(|t| t.dense_ms),
+                    lexical_ms: p(|t| t.lexical_ms),
+                    rank_ms: p(|t| t.rank_ms),
+                    load_ms: p(|t| t.load_ms),
+                }
+            },
         };
         progress(format!("{r:?}"));
         out.push(r);

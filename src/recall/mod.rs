@@ -204,6 +204,25 @@ pub struct RecallExplained {
     pub terms: Vec<String>,
     /// Time the recall took, milliseconds (query embedding included).
     pub took_ms: f64,
+    /// Where the time went.
+    pub timings: Timings,
+}
+
+/// Where a recall's time went, milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Timings {
+    /// Checking (and, after a write, rebuilding) the in-memory candidates.
+    pub snapshot_ms: f64,
+    /// Embedding the query.
+    pub embed_ms: f64,
+    /// Cosine against every stored vector.
+    pub dense_ms: f64,
+    /// BM25 through FTS5 and the IDF scale.
+    pub lexical_ms: f64,
+    /// Fusion, neighbours, final scores and sorting.
+    pub rank_ms: f64,
+    /// Loading the returned episodes.
+    pub load_ms: f64,
 }
 
 /// A scored candidate before it is loaded in full.
@@ -249,10 +268,16 @@ impl Engine {
         let started = Instant::now();
         let now = self.clock.now();
         let ranking = &query.ranking;
+        let mut timings = Timings::default();
+        let lap = Instant::now();
         let snapshot = self.snapshot()?;
+        timings.snapshot_ms = ms(lap);
         let people = if ranking.people { people_named_in(&snapshot.people, &query.text) } else { Vec::new() };
-        let mut scored = self.score_all(&snapshot.candidates, query, &people, now)?;
+        let mut scored = self.score_all(&snapshot.candidates, query, &people, now, &mut timings)?;
+        let lap = Instant::now();
         scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        timings.rank_ms += ms(lap);
+        let lap = Instant::now();
         let cleared = scored.iter().take(query.k).take_while(|s| s.score >= query.threshold).count();
         let misses: Vec<(Scored, LeftOut)> = scored
             .iter()
@@ -278,7 +303,8 @@ impl Engine {
             })
             .collect();
         let terms = lexical::content_words(&query.text, &people);
-        Ok(RecallExplained { hits, near_misses, people, terms, took_ms: started.elapsed().as_secs_f64() * 1e3 })
+        timings.load_ms = ms(lap);
+        Ok(RecallExplained { hits, near_misses, people, terms, took_ms: ms(started), timings })
     }
 
     /// Every episode with what scoring needs and the names of the context's people, from the
@@ -337,6 +363,7 @@ impl Engine {
         query: &RecallQuery,
         people: &[String],
         now: DateTime<Utc>,
+        timings: &mut Timings,
     ) -> Result<Vec<Scored>> {
         let ranking = &query.ranking;
         let w = &query.weights;
@@ -348,16 +375,22 @@ impl Engine {
         let dense: Vec<f64> = if ranking.dense > 0.0 {
             let stripped = strip_names(&query.text, people);
             let embedded = if stripped.trim().is_empty() { query.text.as_str() } else { stripped.as_str() };
+            let lap = Instant::now();
             let q = self.embedder.embed_query(embedded)?;
-            candidates
+            timings.embed_ms = ms(lap);
+            let lap = Instant::now();
+            let dense = candidates
                 .iter()
                 .map(|c| c.vector.as_ref().filter(|v| v.len() == q.len()).map_or(0.0, |v| f64::from(cosine(&q, v))))
-                .collect()
+                .collect();
+            timings.dense_ms = ms(lap);
+            dense
         } else {
             vec![0.0; candidates.len()]
         };
 
         // Lexical side: BM25 of the content words, and the scale that makes it absolute.
+        let lap = Instant::now();
         let terms = lexical::content_words(&query.text, people);
         let (lexical, scale) = if ranking.lexical > 0.0 && !terms.is_empty() {
             let by_id = lexical::bm25(self.store.conn(), &terms, ranking.context)?;
@@ -366,6 +399,8 @@ impl Engine {
         } else {
             (vec![0.0; candidates.len()], 0.0)
         };
+        timings.lexical_ms = ms(lap);
+        let lap = Instant::now();
 
         let own = fusion::fuse(ranking.fusion, ranking.dense, ranking.lexical, &dense, &lexical, scale);
 
@@ -411,6 +446,7 @@ impl Engine {
                 - if !people.is_empty() && !person_match { w.person } else { 0.0 };
             out.push(Scored { id: EpisodeId(c.id), score, parts, age_days });
         }
+        timings.rank_ms = ms(lap);
         Ok(out)
     }
 
@@ -458,6 +494,11 @@ impl Engine {
             })
             .collect())
     }
+}
+
+/// Milliseconds since `t`.
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
 }
 
 /// The people of the context (lowercased names) whose names the query contains as whole
