@@ -126,3 +126,31 @@ fn other_label_set_report() {
         Err(e) => panic!("the label file must load: {e}"),
     }
 }
+
+/// Prints what the rules make of one message: `MINNE_CAPTURE_TEXT` (role from
+/// `MINNE_CAPTURE_ROLE`, default user; timestamp from `MINNE_CAPTURE_TS`).
+#[test]
+#[ignore = "needs MINNE_CAPTURE_TEXT=..."]
+fn show_one_message() {
+    let Ok(text) = std::env::var("MINNE_CAPTURE_TEXT") else {
+        println!("skipped: set MINNE_CAPTURE_TEXT");
+        return;
+    };
+    let role: minne::model::Role = std::env::var("MINNE_CAPTURE_ROLE")
+        .unwrap_or_else(|_| "user".into())
+        .parse()
+        .unwrap_or_else(|e| panic!("bad role: {e}"));
+    let ts = std::env::var("MINNE_CAPTURE_TS").unwrap_or_else(|_| "2026-05-13T10:00:00+02:00".into());
+    let timestamp = chrono::DateTime::parse_from_rfc3339(&ts).unwrap_or_else(|e| panic!("{e}"));
+    for line in text.split(" || ") {
+        let input = minne::model::MessageInput {
+            role,
+            text: line,
+            timestamp,
+        };
+        println!("== {line}");
+        for e in minne::capture::rules::extract(&input) {
+            println!("  {:?} {:?} when={:?} people={:?}", e.kind, e.text, e.when.map(|w| w.expression), e.participants);
+        }
+    }
+}

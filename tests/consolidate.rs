@@ -580,15 +580,29 @@ proptest! {
 fn a_correction_naming_the_wrong_value_supersedes_it_even_for_family() {
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, clock) = open(dir.path());
-    say(&mut engine, &clock, "s1", &[(U, 0, "My daughter Maria starts school on Monday.")]);
-    say(&mut engine, &clock, "s2", &[(U, 2, "Sorry, my daughter Maja, not Maria.")]);
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "My daughter Maria starts school on Monday.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(U, 2, "Sorry, my daughter Maja, not Maria.")],
+    );
     let family = with(&engine.facts(true).unwrap(), "family");
     assert!(
-        family.iter().any(|f| f.value == "daughter Maja" && f.status == FactStatus::Active),
+        family
+            .iter()
+            .any(|f| f.value == "daughter Maja" && f.status == FactStatus::Active),
         "the corrected name is current: {family:?}"
     );
     assert!(
-        family.iter().any(|f| f.value == "daughter Maria" && f.status == FactStatus::Superseded),
+        family
+            .iter()
+            .any(|f| f.value == "daughter Maria" && f.status == FactStatus::Superseded),
         "the value named as wrong is superseded, not left beside the right one: {family:?}"
     );
 }
@@ -597,12 +611,28 @@ fn a_correction_naming_the_wrong_value_supersedes_it_even_for_family() {
 fn leaving_a_job_ends_the_employer_fact() {
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, clock) = open(dir.path());
-    say(&mut engine, &clock, "s1", &[(U, 0, "I work at Nordhav Logistics.")]);
-    say(&mut engine, &clock, "s2", &[(U, 30, "I quit Nordhav Logistics yesterday, taking a break.")]);
-    assert_eq!(active_value(&engine, "employer"), None, "a job the user left is no longer current");
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "I work at Nordhav Logistics.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(U, 30, "I quit Nordhav Logistics yesterday, taking a break.")],
+    );
+    assert_eq!(
+        active_value(&engine, "employer"),
+        None,
+        "a job the user left is no longer current"
+    );
     let employer = with(&engine.facts(true).unwrap(), "employer");
     assert!(
-        employer.iter().any(|f| f.status == FactStatus::Superseded && f.valid_to.is_some()),
+        employer
+            .iter()
+            .any(|f| f.status == FactStatus::Superseded && f.valid_to.is_some()),
         "the old job stays in history with its end: {employer:?}"
     );
 }
@@ -616,14 +646,33 @@ fn remember_this_in_conversation_is_stored_at_once_as_a_stated_fact() {
         &clock,
         "s1",
         &[
-            (U, 0, "Please remember this, it's important: my daughter's EpiPen is in the blue pouch in the hallway cabinet."),
+            (
+                U,
+                0,
+                "Please remember this, it's important: my daughter's EpiPen is in the blue pouch in the hallway cabinet.",
+            ),
             (A, 0, "Saved – EpiPen in the blue pouch, hallway cabinet."),
             (U, 0, "nice weather today"),
         ],
     );
     let profile = engine.profile().unwrap();
-    let saved: Vec<&FactView> = profile.facts.iter().filter(|f| f.attribute == "statement").collect();
-    assert_eq!(saved.len(), 1, "one explicit request to remember, one fact; small talk adds none: {saved:?}");
-    assert!(saved[0].value.contains("blue pouch"), "the fact is the user's own words after the command");
-    assert_eq!(saved[0].confidence, Confidence::Stated, "an explicit request is stated, so it shows in the profile");
+    let saved: Vec<&FactView> = profile
+        .facts
+        .iter()
+        .filter(|f| f.attribute == "statement")
+        .collect();
+    assert_eq!(
+        saved.len(),
+        1,
+        "one explicit request to remember, one fact; small talk adds none: {saved:?}"
+    );
+    assert!(
+        saved[0].value.contains("blue pouch"),
+        "the fact is the user's own words after the command"
+    );
+    assert_eq!(
+        saved[0].confidence,
+        Confidence::Stated,
+        "an explicit request is stated, so it shows in the profile"
+    );
 }

@@ -79,23 +79,34 @@ const calendarDay = new Intl.DateTimeFormat(undefined, {
   timeZone: "UTC",
 });
 
+// The writer's wall-clock time, formatted as is: an event time is about the writer's own day.
+const wallTime = new Intl.DateTimeFormat(undefined, {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+
+/** The wall-clock time written in an RFC 3339 string ("…T20:57…+01:00" → 20:57), as a UTC Date. */
+function wallClock(rfc3339) {
+  return new Date(`${String(rfc3339).slice(0, 16)}:00Z`);
+}
+
 /**
- * The time an episode refers to, from its `[start, end)` in the writer's UTC offset: whole
- * days as the writer's calendar dates ("Fri, 27 Nov 2026"), anything else as times.
+ * The time an episode refers to, from its `[start, end)` in the writer's UTC offset, shown on
+ * the writer's clock: "Fri, 27 Nov 2026" for a whole day, "… – Fri, 4 Dec 2026" for a span
+ * ending at a midnight (the exclusive end's previous day), times otherwise.
  */
 export function formatSpan(start, end) {
-  if (start === end) return formatTime(start);
-  const midnight = (s) => /T00:00(:00(\.0+)?)?(Z|[+-])/.test(s);
-  if (midnight(start) && midnight(end)) {
-    // The writer's own calendar date, whatever the viewer's time zone.
-    const day = (s) => new Date(`${s.slice(0, 10)}T12:00:00Z`);
-    const first = day(start);
-    const last = new Date(day(end).getTime() - 86400000);
-    return first.getTime() >= last.getTime()
-      ? calendarDay.format(first)
-      : `${calendarDay.format(first)} – ${calendarDay.format(last)}`;
-  }
-  return `${formatTime(start)} – ${formatTime(end)}`;
+  const a = wallClock(start);
+  const b = wallClock(end);
+  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime())) return `${start} – ${end}`;
+  if (start === end) return wallTime.format(a);
+  const midnight = (d) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0;
+  if (!midnight(b)) return `${wallTime.format(a)} – ${wallTime.format(b)}`;
+  const lastDay = new Date(b.getTime() - 86400000);
+  if (midnight(a) && lastDay.getTime() <= a.getTime()) return calendarDay.format(a);
+  const from = midnight(a) ? calendarDay.format(a) : wallTime.format(a);
+  return `${from} – ${calendarDay.format(lastDay)}`;
 }
 
 function eventTime(episode) {

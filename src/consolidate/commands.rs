@@ -6,12 +6,22 @@
 use super::words::{self, Word};
 
 /// Words that may open a sentence before the command.
-const LEADERS: &[&str] = &["please", "and", "also", "oh", "ok", "okay", "snälla", "och", "också", "venligst", "og", "også"];
+const LEADERS: &[&str] = &[
+    "please", "and", "also", "oh", "ok", "okay", "snälla", "och", "också", "venligst", "og", "også",
+];
 
 /// The commands, canonical words.
 const TRIGGERS: &[&str] = &[
-    "remember", "note", "keep in mind", "do not forget", "kom ihåg", "notera", "glöm inte",
-    "husk", "bemærk", "glem ikke",
+    "remember",
+    "note",
+    "keep in mind",
+    "do not forget",
+    "kom ihåg",
+    "notera",
+    "glöm inte",
+    "husk",
+    "bemærk",
+    "glem ikke",
 ];
 
 /// Words after the command that point at the rest ("remember this: …", "husk det her: …").
@@ -30,7 +40,10 @@ pub fn remembered(text: &str) -> Vec<String> {
         if w.last().is_some_and(|x| x.low == "?") {
             continue;
         }
-        let lead = w.iter().take_while(|x| LEADERS.contains(&x.low.as_str()) || x.low == ",").count();
+        let lead = w
+            .iter()
+            .take_while(|x| LEADERS.contains(&x.low.as_str()) || x.low == ",")
+            .count();
         let Some(n) = TRIGGERS
             .iter()
             .filter(|p| words::matches_at(w, lead, p))
@@ -46,9 +59,10 @@ pub fn remembered(text: &str) -> Vec<String> {
                 Some(colon) => at += colon + 1,
                 None => continue,
             }
-        } else if w.get(at).is_some_and(|x| THAT.contains(&x.low.as_str())) {
-            at += 1;
-        } else if w.get(at).is_some_and(|x| x.low == ":") {
+        } else if w
+            .get(at)
+            .is_some_and(|x| x.low == ":" || THAT.contains(&x.low.as_str()))
+        {
             at += 1;
         }
         if let Some(content) = content(text, &w[at..]) {
@@ -76,12 +90,28 @@ mod tests {
         "Please remember this, it's important: my daughter's EpiPen is in the blue pouch in the hallway cabinet.",
         "my daughter's EpiPen is in the blue pouch in the hallway cabinet"
     )]
-    #[case::that("Remember that the gate code changes in May.", "the gate code changes in May")]
-    #[case::bare("Remember peanuts are a no-go for me, allergy.", "peanuts are a no-go for me, allergy")]
-    #[case::sv("Kom ihåg att jag har tandläkartid på torsdag.", "jag har tandläkartid på torsdag")]
-    #[case::da("Husk at min bil skal til syn i marts.", "min bil skal til syn i marts")]
+    #[case::that(
+        "Remember that the gate code changes in May.",
+        "the gate code changes in May"
+    )]
+    #[case::bare(
+        "Remember peanuts are a no-go for me, allergy.",
+        "peanuts are a no-go for me, allergy"
+    )]
+    #[case::sv(
+        "Kom ihåg att jag har tandläkartid på torsdag.",
+        "jag har tandläkartid på torsdag"
+    )]
+    #[case::da(
+        "Husk at min bil skal til syn i marts.",
+        "min bil skal til syn i marts"
+    )]
     fn command_found(#[case] text: &str, #[case] content: &str) {
-        assert_eq!(remembered(text), [content], "`{text}` asks to remember exactly what follows the command");
+        assert_eq!(
+            remembered(text),
+            [content],
+            "`{text}` asks to remember exactly what follows the command"
+        );
     }
 
     #[rstest::rstest]
@@ -89,6 +119,9 @@ mod tests {
     #[case::statement("I remember the old office well.")]
     #[case::pointer_without_content("Remember this.")]
     fn no_command(#[case] text: &str) {
-        assert!(remembered(text).is_empty(), "`{text}` asks nothing to be stored");
+        assert!(
+            remembered(text).is_empty(),
+            "`{text}` asks nothing to be stored"
+        );
     }
 }

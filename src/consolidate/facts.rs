@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use super::lexicon::*;
 use super::words::{self, Word, find_all, is_boundary};
 
 /// What a fact is about. Single-valued attributes supersede one another; multi-valued ones
@@ -245,6 +246,25 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
         "i am working for",
         "i started at",
         "i am employed at",
+        "i got a job at",
+        "i got a new job at",
+        "i have a new job at",
+        "i started a new job at",
+        "i have started a new job at",
+        "i started working at",
+        "i started working for",
+        "i just started working at",
+        "i have started working at",
+        "jag har fått jobb på",
+        "jag har fått nytt jobb på",
+        "jag har fått jobb hos",
+        "jag har börjat jobba på",
+        "jag har börjat arbeta på",
+        "jeg har fået job hos",
+        "jeg har fået nyt job hos",
+        "jeg har fået job på",
+        "jeg er begyndt hos",
+        "jeg er startet på",
         "i am employed by",
         "jag jobbar på",
         "jag arbetar på",
@@ -353,270 +373,6 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
     }
     r
 }
-
-const LIKES: &[&str] = &[
-    "i love",
-    "i like",
-    "i really like",
-    "i adore",
-    "i enjoy",
-    "i really love",
-    "jag älskar",
-    "jag gillar",
-    "jag tycker om",
-    "jeg elsker",
-    "jeg kan lide",
-    "jeg kan godt lide",
-    "jeg holder af",
-];
-
-const DISLIKES: &[&str] = &[
-    "i hate",
-    "i dislike",
-    "i do not like",
-    "i can not stand",
-    "i no longer like",
-    "i detest",
-    "i do not enjoy",
-    "jag hatar",
-    "jag avskyr",
-    "jag gillar inte",
-    "jag tycker inte om",
-    "jag gillar inte längre",
-    "jag tål inte",
-    "jeg hader",
-    "jeg kan ikke lide",
-    "jeg kan ikke længere lide",
-    "jeg afskyr",
-    "jeg bryder mig ikke om",
-];
-
-/// Words that make a sentence a hedge or a hypothetical: no fact at all (seed 003: "I might
-/// try Python" must not become a fact).
-const HEDGES: &[&str] = &[
-    "might",
-    "maybe",
-    "perhaps",
-    "possibly",
-    "probably",
-    "considering",
-    "wondering",
-    "if",
-    "would",
-    "could",
-    "someday",
-    "kanske",
-    "möjligen",
-    "eventuellt",
-    "funderar",
-    "troligen",
-    "skulle",
-    "kunde",
-    "måske",
-    "muligvis",
-    "eventuelt",
-    "overvejer",
-    "hvis",
-    "ville",
-    "kunne",
-    "sandsynligvis",
-];
-
-/// Multi-word hedges.
-const HEDGE_PHRASES: &[&str] = &[
-    "thinking about",
-    "thinking of",
-    "not sure",
-    "tänker på",
-    "tænker på",
-    "i guess",
-];
-
-/// Verbs of saying and thinking: a first-person statement after one is reported, not stated.
-const REPORTING: &[&str] = &[
-    "said", "says", "say", "told", "tells", "thinks", "think", "thought", "claims", "claimed",
-    "wrote", "writes", "sa", "sade", "säger", "sagt", "tror", "trodde", "skrev", "siger", "sagde",
-    "mener", "synes", "skriver",
-];
-
-/// Words that mark a correction of something said before.
-const CORRECTION_MARKS: &[&str] = &[
-    "actually",
-    "correction",
-    "faktiskt",
-    "egentligen",
-    "rättelse",
-    "faktisk",
-    "egentlig",
-    "rettelse",
-];
-
-/// Words that end a value.
-const STOPS: &[&str] = &[
-    "and", "but", "for", "since", "because", "at", "in", "on", "with", "so", "now", "anymore",
-    "too", "also", "to", "from", "as", "when", "och", "men", "för", "eftersom", "på", "hos", "med",
-    "så", "nu", "längre", "också", "till", "som", "när", "og", "fordi", "til", "det", "den",
-    "længere", "også", "mere", "mer", "more", "i", "is", "was", "not", "inte", "ikke", "very",
-    "really", "much", "a", "lot",
-];
-
-/// First words that make a preference object a pronoun or a clause, not a thing.
-const NOT_OBJECTS: &[&str] = &[
-    "it", "that", "this", "these", "those", "you", "him", "her", "them", "to", "how", "when",
-    "what", "the", "your", "den", "det", "detta", "dette", "dig", "dem", "att", "at", "när", "hur",
-    "når", "hvordan", "honom", "henne", "ham", "hende", "er", "ni", "jer",
-];
-
-/// First words after "I am" / "jag är" / "jeg er" that describe a state, not a job.
-const NOT_ROLES: &[&str] = &[
-    "ansat",
-    "anställd",
-    "employed",
-    "working",
-    "based",
-    "allergic",
-    "allergisk",
-    "expert",
-    "ekspert",
-    "specialiserad",
-    "specialiseret",
-    "flyttet",
-    "startet",
-    "bit",
-    "little",
-    "lot",
-    "big",
-    "huge",
-    "fan",
-    "lite",
-    "lidt",
-    "glad",
-    "trött",
-    "træt",
-    "sur",
-    "ny",
-    "new",
-];
-
-/// More states that follow "jag är"/"jeg er" and are no job.
-const NOT_ROLES_MORE: &[&str] = &[
-    "hemma", "hjemme", "kvar", "tilbage", "tillbaka", "ute", "inne", "sent", "sen", "here", "there",
-    "home", "back", "vegetarian", "vegan", "vegetar", "veganer",
-];
-
-const LANGUAGES: &[&str] = &[
-    "english",
-    "swedish",
-    "danish",
-    "norwegian",
-    "finnish",
-    "german",
-    "french",
-    "spanish",
-    "estonian",
-    "italian",
-    "dutch",
-    "polish",
-    "russian",
-    "arabic",
-    "chinese",
-    "japanese",
-    "portuguese",
-    "engelska",
-    "svenska",
-    "danska",
-    "norska",
-    "finska",
-    "tyska",
-    "franska",
-    "spanska",
-    "estniska",
-    "engelsk",
-    "svensk",
-    "dansk",
-    "norsk",
-    "finsk",
-    "tysk",
-    "fransk",
-    "spansk",
-    "estisk",
-];
-
-const STYLES: &[&str] = &[
-    "short",
-    "brief",
-    "concise",
-    "direct",
-    "detailed",
-    "long",
-    "formal",
-    "informal",
-    "casual",
-    "korta",
-    "kortfattade",
-    "raka",
-    "detaljerade",
-    "långa",
-    "formella",
-    "korte",
-    "kortfattede",
-    "direkte",
-    "detaljerede",
-    "lange",
-];
-
-const STYLE_NOUNS: &[&str] = &[
-    "answers",
-    "replies",
-    "responses",
-    "svar",
-    "replies",
-    "messages",
-    "svaren",
-    "svarene",
-];
-
-const FAMILY: &[&str] = &[
-    "wife",
-    "husband",
-    "partner",
-    "son",
-    "daughter",
-    "mother",
-    "father",
-    "mom",
-    "mum",
-    "dad",
-    "brother",
-    "sister",
-    "girlfriend",
-    "boyfriend",
-    "fiancée",
-    "fiance",
-    "fiancé",
-    "fru",
-    "man",
-    "sambo",
-    "dotter",
-    "mamma",
-    "pappa",
-    "bror",
-    "syster",
-    "flickvän",
-    "pojkvän",
-    "kone",
-    "mand",
-    "kæreste",
-    "søn",
-    "datter",
-    "mor",
-    "far",
-    "søster",
-];
-
-const PETS: &[&str] = &[
-    "dog", "cat", "horse", "rabbit", "hund", "katt", "kat", "häst", "hest", "kanin",
-];
 
 /// The claims the user's own words in `text` make about the user, in order. `text` must be
 /// the user's words (an episode of role `user`); the rules do not check who spoke.
@@ -765,9 +521,13 @@ pub fn extract(text: &str) -> Vec<Claim> {
         }
         for pattern in DIET_LEADS {
             for (start, end) in find_all(w, pattern) {
-                let article = w.get(end).is_some_and(|x| matches!(x.low.as_str(), "a" | "an"));
+                let article = w
+                    .get(end)
+                    .is_some_and(|x| matches!(x.low.as_str(), "a" | "an"));
                 let at = if article { end + 1 } else { end };
-                let Some(diet) = w.get(at).filter(|x| DIETS.contains(&x.low.as_str())) else { continue };
+                let Some(diet) = w.get(at).filter(|x| DIETS.contains(&x.low.as_str())) else {
+                    continue;
+                };
                 if !clause_initial(w, start) {
                     continue;
                 }
@@ -812,17 +572,6 @@ const ENDINGS: &[(&str, Attribute)] = &[
     ("jeg bor ikke længere i", A::Location),
     ("vi flyttede fra", A::Location),
     ("jeg flyttede fra", A::Location),
-];
-
-/// Openings before a diet word ("I'm vegetarian now", "jeg er blevet veganer").
-const DIET_LEADS: &[&str] = &[
-    "i am", "i am now", "i have become", "i have gone", "i went", "jag är", "jag är nu", "jag har blivit",
-    "jeg er", "jeg er nu", "jeg er blevet",
-];
-
-const DIETS: &[&str] = &[
-    "vegetarian", "vegan", "pescatarian", "pescetarian", "vegetarisk", "vegetar", "veganer",
-    "flexitarian", "flexitarier",
 ];
 
 /// The capitalised value after "not"/"inte"/"ikke" in a sentence ("Alex, not Alice"), when
@@ -1034,6 +783,10 @@ mod tests {
         "dislikes"
     )]
     #[case::dislikes_sv("Jag gillar inte kaffe.", "preference:kaffe", "dislikes")]
+    #[case::not_a_fan("I'm not a fan of jazz.", "preference:jazz", "dislikes")]
+    #[case::new_job("I got a new job at Ericsson!", "employer", "Ericsson")]
+    #[case::new_job_da("Jeg har fået nyt job hos Mærsk.", "employer", "Mærsk")]
+    #[case::correction_place("No wait, I live in Malmö, not Lund.", "location", "Malmö")]
     fn fact_from(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
         let found = claims(text);
         assert!(
@@ -1065,7 +818,10 @@ mod tests {
             "Big news: I handed in my notice at Nordhav in March and today was my first day as production coordinator at Bryggverket.",
         );
         assert!(
-            ended.iter().filter(|c| c.value.contains("Nordhav")).all(|c| c.ends),
+            ended
+                .iter()
+                .filter(|c| c.value.contains("Nordhav"))
+                .all(|c| c.ends),
             "handing in notice ends the old job, it never states it: {ended:?}"
         );
     }
@@ -1074,7 +830,10 @@ mod tests {
     #[case::diet_en("I'm vegetarian now.", "diet", "vegetarian")]
     #[case::diet_da("Jeg er blevet veganer.", "diet", "veganer")]
     fn diet_from(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
-        assert!(claims(text).contains(&pair(attribute, value)), "`{text}` states the diet outright");
+        assert!(
+            claims(text).contains(&pair(attribute, value)),
+            "`{text}` states the diet outright"
+        );
     }
 
     #[test]
@@ -1106,7 +865,11 @@ mod tests {
             c[0].correction,
             "`actually` marks a correction, which applies at once"
         );
-        assert_eq!(c[0].replaces.as_deref(), Some("Alice"), "the correction names the old value");
+        assert_eq!(
+            c[0].replaces.as_deref(),
+            Some("Alice"),
+            "the correction names the old value"
+        );
     }
 
     #[test]

@@ -152,7 +152,16 @@ pub(crate) fn apply(
             report.facts_superseded += 1;
         }
         None => {
-            let new = insert(tx, &attribute, &claim.value, &norm, "stated", "active", ep, now)?;
+            let new = insert(
+                tx,
+                &attribute,
+                &claim.value,
+                &norm,
+                "stated",
+                "active",
+                ep,
+                now,
+            )?;
             report.facts_added += 1;
             // "My daughter is Maja, not Maria": a correction that names the wrong value
             // supersedes it even where values may stand side by side.

@@ -23,6 +23,8 @@ use crate::store::{fmt_utc, parse_utc};
 
 mod commands;
 pub mod facts;
+#[rustfmt::skip]
+mod lexicon;
 mod ladder;
 pub mod procedures;
 mod review;

@@ -1,0 +1,113 @@
+//! Word lists of the fact rules, in English, Swedish and Danish (canonical lowercase words;
+//! contractions are expanded by the tokenizer, so "i am" covers "I'm").
+
+pub(super) const LIKES: &[&str] = &[
+    "i love", "i like", "i really like", "i adore", "i enjoy", "i really love", "jag älskar",
+    "jag gillar", "jag tycker om", "jeg elsker", "jeg kan lide", "jeg kan godt lide",
+    "jeg holder af", "i am a fan of", "i am a big fan of", "i am a huge fan of", "jag är ett fan av",
+    "jeg er fan af",
+];
+
+pub(super) const DISLIKES: &[&str] = &[
+    "i hate", "i dislike", "i do not like", "i can not stand", "i no longer like", "i detest",
+    "i do not enjoy", "jag hatar", "jag avskyr", "jag gillar inte", "jag tycker inte om",
+    "jag gillar inte längre", "jag tål inte", "jeg hader", "jeg kan ikke lide",
+    "jeg kan ikke længere lide", "jeg afskyr", "jeg bryder mig ikke om", "i am not a fan of",
+    "i am no fan of", "jag är inget fan av", "jag är inte ett fan av", "jeg er ikke fan af",
+];
+
+/// Words that make a sentence a hedge or a hypothetical: no fact at all (seed 003: "I might
+/// try Python" must not become a fact).
+pub(super) const HEDGES: &[&str] = &[
+    "might", "maybe", "perhaps", "possibly", "probably", "considering", "wondering", "if", "would",
+    "could", "someday", "kanske", "möjligen", "eventuellt", "funderar", "troligen", "skulle",
+    "kunde", "måske", "muligvis", "eventuelt", "overvejer", "hvis", "ville", "kunne",
+    "sandsynligvis",
+];
+
+/// Multi-word hedges.
+pub(super) const HEDGE_PHRASES: &[&str] = &[
+    "thinking about", "thinking of", "not sure", "tänker på", "tænker på", "i guess",
+];
+
+/// Verbs of saying and thinking: a first-person statement after one is reported, not stated.
+pub(super) const REPORTING: &[&str] = &[
+    "said", "says", "say", "told", "tells", "thinks", "think", "thought", "claims", "claimed",
+    "wrote", "writes", "sa", "sade", "säger", "sagt", "tror", "trodde", "skrev", "siger", "sagde",
+    "mener", "synes", "skriver",
+];
+
+/// Words that mark a correction of something said before.
+pub(super) const CORRECTION_MARKS: &[&str] = &[
+    "actually", "correction", "faktiskt", "egentligen", "rättelse", "faktisk", "egentlig",
+    "rettelse",
+];
+
+/// Words that end a value.
+pub(super) const STOPS: &[&str] = &[
+    "and", "but", "for", "since", "because", "at", "in", "on", "with", "so", "now", "anymore",
+    "too", "also", "to", "from", "as", "when", "och", "men", "för", "eftersom", "på", "hos", "med",
+    "så", "nu", "längre", "också", "till", "som", "när", "og", "fordi", "til", "det", "den",
+    "længere", "også", "mere", "mer", "more", "i", "is", "was", "not", "inte", "ikke", "very",
+    "really", "much", "a", "lot",
+];
+
+/// First words that make a preference object a pronoun or a clause, not a thing.
+pub(super) const NOT_OBJECTS: &[&str] = &[
+    "it", "that", "this", "these", "those", "you", "him", "her", "them", "to", "how", "when",
+    "what", "the", "your", "den", "det", "detta", "dette", "dig", "dem", "att", "at", "när", "hur",
+    "når", "hvordan", "honom", "henne", "ham", "hende", "er", "ni", "jer",
+];
+
+/// First words after "I am" / "jag är" / "jeg er" that describe a state, not a job.
+pub(super) const NOT_ROLES: &[&str] = &[
+    "ansat", "anställd", "employed", "working", "based", "allergic", "allergisk", "expert",
+    "ekspert", "specialiserad", "specialiseret", "flyttet", "startet", "bit", "little", "lot",
+    "big", "huge", "fan", "lite", "lidt", "glad", "trött", "træt", "sur", "ny", "new",
+];
+
+/// More states that follow "jag är"/"jeg er" and are no job.
+pub(super) const NOT_ROLES_MORE: &[&str] = &[
+    "hemma", "hjemme", "kvar", "tilbage", "tillbaka", "ute", "inne", "sent", "sen", "here", "there",
+    "home", "back", "vegetarian", "vegan", "vegetar", "veganer",
+];
+
+pub(super) const LANGUAGES: &[&str] = &[
+    "english", "swedish", "danish", "norwegian", "finnish", "german", "french", "spanish",
+    "estonian", "italian", "dutch", "polish", "russian", "arabic", "chinese", "japanese",
+    "portuguese", "engelska", "svenska", "danska", "norska", "finska", "tyska", "franska",
+    "spanska", "estniska", "engelsk", "svensk", "dansk", "norsk", "finsk", "tysk", "fransk",
+    "spansk", "estisk",
+];
+
+pub(super) const STYLES: &[&str] = &[
+    "short", "brief", "concise", "direct", "detailed", "long", "formal", "informal", "casual",
+    "korta", "kortfattade", "raka", "detaljerade", "långa", "formella", "korte", "kortfattede",
+    "direkte", "detaljerede", "lange",
+];
+
+pub(super) const STYLE_NOUNS: &[&str] = &[
+    "answers", "replies", "responses", "svar", "replies", "messages", "svaren", "svarene",
+];
+
+pub(super) const FAMILY: &[&str] = &[
+    "wife", "husband", "partner", "son", "daughter", "mother", "father", "mom", "mum", "dad",
+    "brother", "sister", "girlfriend", "boyfriend", "fiancée", "fiance", "fiancé", "fru", "man",
+    "sambo", "dotter", "mamma", "pappa", "bror", "syster", "flickvän", "pojkvän", "kone", "mand",
+    "kæreste", "søn", "datter", "mor", "far", "søster",
+];
+
+pub(super) const PETS: &[&str] = &[
+    "dog", "cat", "horse", "rabbit", "hund", "katt", "kat", "häst", "hest", "kanin",
+];
+
+/// Openings before a diet word ("I'm vegetarian now", "jeg er blevet veganer").
+pub(super) const DIET_LEADS: &[&str] = &[
+    "i am", "i am now", "i have become", "i have gone", "i went", "jag är", "jag är nu",
+    "jag har blivit", "jeg er", "jeg er nu", "jeg er blevet",
+];
+
+pub(super) const DIETS: &[&str] = &[
+    "vegetarian", "vegan", "pescatarian", "pescetarian", "vegetarisk", "vegetar", "veganer",
+    "flexitarian", "flexitarier",
+];
