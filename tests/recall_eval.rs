@@ -58,17 +58,25 @@ fn engine_with(dir: &std::path::Path, turns: &[&str]) -> Engine {
 #[test]
 fn forgetting_an_episode_removes_it_from_the_full_text_index() {
     let dir = tempfile::tempdir().unwrap();
-    let mut engine = engine_with(dir.path(), &["My locker code is zanzibarquux.", "Noted."]);
+    let mut engine = engine_with(
+        dir.path(),
+        &["My locker code is zanzibarquux.", "I will bring the blue bag to the gym tomorrow morning."],
+    );
     let db = engine.db_path().to_path_buf();
     let count = |word: &str| -> i64 {
         let conn = rusqlite::Connection::open(&db).unwrap();
         conn.query_row("SELECT count(*) FROM episodes_fts WHERE episodes_fts MATCH ?1", [word], |r| r.get(0)).unwrap()
     };
-    assert_eq!(count("zanzibarquux"), 2, "the episode and the next turn's context both index the word");
+    assert_eq!(count("text:zanzibarquux"), 1, "the episode's own words are indexed");
     let hits = engine.recall(&RecallQuery { threshold: f64::NEG_INFINITY, ..RecallQuery::new("locker code") }).unwrap();
     let id = hits.iter().find(|h| h.episode.text.contains("zanzibarquux")).map(|h| h.episode.id).unwrap();
     engine.forget_episode(id).unwrap();
-    assert_eq!(count("zanzibarquux"), 1, "the forgotten episode's own row is gone (the message stays history)");
+    assert_eq!(count("text:zanzibarquux"), 0, "the forgotten episode's row leaves the full-text index");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let secure: i64 = conn
+        .query_row("SELECT count(*) FROM episodes_fts_config WHERE k = 'secure-delete' AND v = 1", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(secure, 1, "FTS5 secure-delete is on, so the index itself drops the terms");
 }
 
 #[test]

@@ -519,7 +519,8 @@ pub fn extract(text: &str) -> Vec<Claim> {
                 }
             }
         }
-        for pattern in DIET_LEADS {
+        let diet_leads = DIET_LEADS.iter().map(|p| (p, false));
+        for (pattern, ends) in diet_leads.chain(DIET_ENDS.iter().map(|p| (p, true))) {
             for (start, end) in find_all(w, pattern) {
                 let article = w
                     .get(end)
@@ -537,7 +538,23 @@ pub fn extract(text: &str) -> Vec<Claim> {
                     correction,
                     quoted: is_quoted(text, w, start),
                     replaces: None,
-                    ends: false,
+                    ends,
+                });
+            }
+        }
+        // "I used to love coriander": the old liking ends, nothing new is claimed.
+        for pattern in USED_TO_LIKE {
+            for (start, end) in find_all(w, pattern) {
+                let Some(object) = phrase(text, w, end).filter(|_| clause_initial(w, start)) else {
+                    continue;
+                };
+                push(Claim {
+                    attribute: A::Preference(object.to_lowercase()),
+                    value: "likes".to_string(),
+                    correction,
+                    quoted: is_quoted(text, w, start),
+                    replaces: None,
+                    ends: true,
                 });
             }
         }
@@ -834,6 +851,25 @@ mod tests {
             claims(text).contains(&pair(attribute, value)),
             "`{text}` states the diet outright"
         );
+    }
+
+    #[rstest::rstest]
+    #[case::diet("I'm no longer vegetarian.", "diet", "vegetarian")]
+    #[case::diet_sv("Jag är inte längre vegan.", "diet", "vegan")]
+    #[case::used_to(
+        "I used to love coriander, but now it tastes like soap.",
+        "preference:coriander",
+        "likes"
+    )]
+    #[case::used_to_da("Jeg plejede at elske koriander.", "preference:koriander", "likes")]
+    fn ends(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
+        let c = extract(text);
+        assert!(
+            c.iter()
+                .any(|c| c.ends && c.attribute.key() == attribute && c.value == value),
+            "`{text}` says {attribute} = {value} no longer holds: {c:?}"
+        );
+        assert!(!c.iter().any(|c| !c.ends), "and claims nothing new: {c:?}");
     }
 
     #[test]

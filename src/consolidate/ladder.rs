@@ -42,16 +42,20 @@ pub(crate) fn apply(
         }
         return Ok(());
     }
-    let same: Option<i64> = tx
+    let same: Option<(i64, String, String)> = tx
         .query_row(
-            "SELECT id FROM facts WHERE attribute = ?1 AND norm = ?2 AND status IN ('active', 'candidate')
+            "SELECT id, status, confidence FROM facts WHERE attribute = ?1 AND norm = ?2
+               AND status IN ('active', 'candidate')
              ORDER BY status = 'active' DESC, id DESC LIMIT 1",
             params![attribute, norm],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?;
-    if let Some(id) = same {
+    if let Some((id, status, confidence)) = same {
         report.facts_supported += link(tx, id, ep.id)?;
+        if status == "candidate" && confidence == "inferred" && !claim.quoted {
+            promote(tx, claim, id, ep, now, report)?;
+        }
         return Ok(());
     }
     let key = evidence_key(&attribute, &norm, ep);
@@ -177,6 +181,52 @@ pub(crate) fn apply(
     Ok(())
 }
 
+/// The user now says outright what was only quoted before: the candidate becomes their
+/// stated fact from now, its review entry is no longer a question, and for a single-valued
+/// attribute it supersedes the current value if said after it (else it stays for review).
+fn promote(
+    tx: &Transaction<'_>,
+    claim: &Claim,
+    id: i64,
+    ep: &EpisodeRow,
+    now: &str,
+    report: &mut ConsolidationReport,
+) -> Result<()> {
+    let attribute = claim.attribute.key();
+    let current = if claim.attribute.single_valued() {
+        active_fact(tx, &attribute)?
+    } else {
+        None
+    };
+    if let Some((_, _, valid_from)) = &current
+        && ep.occurred_at < *valid_from
+    {
+        tx.execute(
+            "UPDATE facts SET confidence = 'stated', updated_at = ?2 WHERE id = ?1",
+            params![id, now],
+        )?;
+        return Ok(());
+    }
+    if let Some((old, _, _)) = current {
+        tx.execute(
+            "UPDATE facts SET status = 'superseded', valid_to = ?2, superseded_by = ?3, updated_at = ?4
+             WHERE id = ?1",
+            params![old, ep.occurred_at, id, now],
+        )?;
+        report.facts_superseded += 1;
+    }
+    tx.execute(
+        "UPDATE facts SET status = 'active', confidence = 'stated', valid_from = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, ep.occurred_at, now],
+    )?;
+    tx.execute(
+        "DELETE FROM review_queue WHERE fact_id = ?1 AND status = 'open'",
+        [id],
+    )?;
+    report.facts_added += 1;
+    Ok(())
+}
+
 /// Records an explicit instruction as an active procedure, or one more source of the same.
 pub(crate) fn add_procedure(
     tx: &Transaction<'_>,
@@ -198,6 +248,62 @@ pub(crate) fn add_procedure(
         "INSERT OR IGNORE INTO procedure_sources (procedure_id, episode_id) VALUES (?1, ?2)",
         params![id, ep.id],
     )?;
+    Ok(())
+}
+
+/// How many times the same request must recur before the user is asked whether it should
+/// become a procedure.
+const REQUEST_AFTER: i64 = 3;
+
+/// Records a repeated request about how to answer ("keep it short"): a candidate procedure
+/// that gains a source each time; at [`REQUEST_AFTER`] sources it goes to the review queue
+/// as a procedure request (seed 003: repetition may trigger a request for confirmation, never
+/// a procedure by itself). A rejected one is never proposed again.
+pub(crate) fn add_pattern(
+    tx: &Transaction<'_>,
+    request: &str,
+    ep: &EpisodeRow,
+    now: &str,
+    report: &mut ConsolidationReport,
+) -> Result<()> {
+    let norm = procedures::norm(request);
+    tx.execute(
+        "INSERT OR IGNORE INTO procedures (instruction, norm, status, confidence, created_at, updated_at)
+         VALUES (?1, ?2, 'candidate', 'inferred', ?3, ?3)",
+        params![request, norm, now],
+    )?;
+    let (id, status): (i64, String) = tx.query_row(
+        "SELECT id, status FROM procedures WHERE norm = ?1",
+        [&norm],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if status == "rejected" {
+        return Ok(());
+    }
+    tx.execute(
+        "INSERT OR IGNORE INTO procedure_sources (procedure_id, episode_id) VALUES (?1, ?2)",
+        params![id, ep.id],
+    )?;
+    let seen: i64 = tx.query_row(
+        "SELECT count(*) FROM procedure_sources WHERE procedure_id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
+    if status == "candidate" && seen >= REQUEST_AFTER {
+        let key = hex(&Sha256::digest(
+            format!("procedure_request\n{norm}").as_bytes(),
+        ));
+        report.procedure_requests += enqueue(
+            tx,
+            "procedure_request",
+            None,
+            None,
+            Some(id),
+            "the same request about how to answer recurred; make it a standing procedure?",
+            &key,
+            now,
+        )?;
+    }
     Ok(())
 }
 

@@ -111,3 +111,15 @@ pub(super) const DIETS: &[&str] = &[
     "vegetarian", "vegan", "pescatarian", "pescetarian", "vegetarisk", "vegetar", "veganer",
     "flexitarian", "flexitarier",
 ];
+
+/// Openings that end a diet ("I'm no longer vegetarian").
+pub(super) const DIET_ENDS: &[&str] = &[
+    "i am no longer", "i am not", "i am not a", "jag är inte längre", "jag är inte", "jeg er ikke længere",
+    "jeg er ikke",
+];
+
+/// Ways of saying a liking is over ("I used to love X"): it ends, nothing new starts.
+pub(super) const USED_TO_LIKE: &[&str] = &[
+    "i used to love", "i used to like", "i once loved", "jag brukade gilla", "jag brukade älska",
+    "jag älskade förut", "jeg plejede at elske", "jeg plejede at kunne lide", "jeg elskede før",
+];

@@ -199,8 +199,12 @@ pub struct ConsolidationReport {
     pub conflicts: usize,
     /// Procedures added.
     pub procedures_added: usize,
+    /// Repeated requests put in the review queue as procedure requests.
+    pub procedure_requests: usize,
     /// Open items added.
     pub open_items_added: usize,
+    /// Open items marked done because the user reported them done.
+    pub open_items_done: usize,
     /// Session summaries written or rewritten.
     pub summaries_written: usize,
     /// Facts and procedures removed because no episode supports them any more.
@@ -280,10 +284,17 @@ impl Engine {
                     };
                     ladder::apply(&tx, &claim, ep, &now, &mut report)?;
                 }
+                for request in procedures::requests(&ep.text) {
+                    ladder::add_pattern(&tx, &request, ep, &now, &mut report)?;
+                }
                 for instruction in procedures::extract(&ep.text) {
                     ladder::add_procedure(&tx, &instruction, ep, &now, &mut report)?;
                 }
-                if ep.kind == ActKind::Commitment {
+                // A report of something done closes the open items it matches; it is never
+                // a new commitment itself, whatever act kind capture gave it.
+                let closed = summary::close_reported(&tx, &ep.text, &ep.occurred_at, &now)?;
+                report.open_items_done += closed;
+                if ep.kind == ActKind::Commitment && closed == 0 {
                     report.open_items_added += tx.execute(
                         "INSERT OR IGNORE INTO open_items (episode_id, actor, due_start, due_end, status, created_at)
                          SELECT id, actor, event_start, event_end, 'open', ?2 FROM episodes WHERE id = ?1",
@@ -299,6 +310,11 @@ impl Engine {
         report.episodes_read = pending.len();
         report.summaries_written = summary::rebuild_changed(&tx, &now)?;
         tx.commit()?;
+        if report.unsupported_dropped > 0 {
+            // The removed rows' pages are zeroed in the WAL; move them into the database
+            // file so the old words leave it too (DESIGN principle 3).
+            self.store.checkpoint()?;
+        }
         Ok(report)
     }
 

@@ -89,6 +89,47 @@ pub fn extract(text: &str) -> Vec<String> {
     out
 }
 
+/// Imperatives about how to answer: repeated often enough, one of these may become a
+/// procedure, but only through a confirmation request (seed 003).
+const STYLE_IMPERATIVES: &[&str] = &[
+    "answer", "reply", "respond", "write", "keep", "use", "speak", "svara", "skriv", "använd",
+    "håll", "tala", "svar", "brug", "hold", "tal",
+];
+
+/// Requests about how to answer that are not standing instructions ("keep it short",
+/// "svara på svenska"), verbatim: said again and again they may raise a confirmation
+/// request, never a procedure by themselves.
+pub fn requests(text: &str) -> Vec<String> {
+    let all = words::tokenize(text);
+    let mut out = Vec::new();
+    for s in words::sentences(text, &all) {
+        let w = &all[s];
+        if w.last().is_some_and(|x| x.low == "?") || super::facts::is_hedged(w) {
+            continue;
+        }
+        if clauses(w).any(instruction) || opens_from_now_on(w) {
+            continue;
+        }
+        let skip = w
+            .iter()
+            .take_while(|x| LEADERS.contains(&x.low.as_str()))
+            .count();
+        let content: Vec<&Word> = w[skip..].iter().filter(|x| !x.punct).collect();
+        let opens = content
+            .first()
+            .is_some_and(|x| STYLE_IMPERATIVES.contains(&x.low.as_str()));
+        if let (true, true, Some(a), Some(b)) =
+            (opens, content.len() >= 3, content.first(), content.last())
+        {
+            let sentence = text[a.span.start..b.span.end].to_string();
+            if !out.contains(&sentence) {
+                out.push(sentence);
+            }
+        }
+    }
+    out
+}
+
 fn clauses(w: &[Word]) -> impl Iterator<Item = &[Word]> {
     w.split(is_boundary).filter(|c| !c.is_empty())
 }
@@ -147,6 +188,27 @@ mod tests {
             extract(text).len(),
             1,
             "`{text}` is an explicit instruction: one procedure"
+        );
+    }
+
+    #[test]
+    fn a_style_request_is_a_pattern_not_an_instruction() {
+        assert_eq!(
+            requests("Keep it short, please."),
+            ["Keep it short, please"],
+            "a one-off request is a pattern"
+        );
+        assert!(
+            extract("Keep it short, please.").is_empty(),
+            "and not a standing instruction"
+        );
+        assert!(
+            requests("Always keep it short.").is_empty(),
+            "an explicit instruction is not a mere pattern"
+        );
+        assert!(
+            requests("Give me a recipe for dinner.").is_empty(),
+            "only requests about how to answer count"
         );
     }
 

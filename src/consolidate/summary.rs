@@ -183,6 +183,103 @@ fn load_open_items<P: rusqlite::Params>(
     Ok(out)
 }
 
+/// Words that report something as done ("I sent the proposal", "jag har skickat", "sendt").
+const DONE_CUES: &[&str] = &[
+    "sent",
+    "did",
+    "done",
+    "finished",
+    "called",
+    "booked",
+    "paid",
+    "fixed",
+    "submitted",
+    "delivered",
+    "completed",
+    "skickade",
+    "skickat",
+    "gjorde",
+    "gjort",
+    "klart",
+    "klar",
+    "ringde",
+    "ringt",
+    "bokade",
+    "bokat",
+    "betalade",
+    "betalat",
+    "fixade",
+    "fixat",
+    "sendte",
+    "sendt",
+    "færdig",
+    "ringede",
+    "ringet",
+    "bookede",
+    "booket",
+    "betalte",
+    "betalt",
+    "fiksede",
+    "fikset",
+    "afleverede",
+];
+
+/// Content words of a text, cut to their first five letters (a crude stem that joins
+/// "proposal"/"proposals", "skickar"/"skickade").
+fn stems(text: &str) -> Vec<String> {
+    super::words::tokenize(text)
+        .into_iter()
+        .filter(|w| !w.punct && w.low.chars().count() >= 4)
+        .map(|w| w.low.chars().take(5).collect())
+        .collect()
+}
+
+/// Marks done the open items an episode of the user reports as done: a completion word
+/// ("sent", "skickade", "sendt") and at least two content words shared with the
+/// commitment (one when the commitment has only one or two), said after it. Returns how
+/// many were closed. Questions and hedges close nothing.
+pub(crate) fn close_reported(
+    tx: &Transaction<'_>,
+    text: &str,
+    said_at: &str,
+    now: &str,
+) -> Result<usize> {
+    let words = super::words::tokenize(text);
+    let reports_done = words.iter().any(|w| DONE_CUES.contains(&w.low.as_str()));
+    // "I'll call the plumber when I'm done" still promises; it reports nothing done.
+    let future = words.iter().any(|w| {
+        matches!(
+            w.low.as_str(),
+            "will" | "shall" | "going" | "ska" | "skall" | "skal"
+        )
+    });
+    if !reports_done || future || super::facts::is_hedged(&words) {
+        return Ok(0);
+    }
+    let report = stems(text);
+    let open: Vec<(i64, String)> = {
+        let mut stmt = tx.prepare(
+            "SELECT o.id, e.text FROM open_items o JOIN episodes e ON e.id = o.episode_id
+             WHERE o.status = 'open' AND e.occurred_at < ?1",
+        )?;
+        let rows = stmt.query_map([said_at], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut closed = 0;
+    for (id, commitment) in open {
+        let wanted = stems(&commitment);
+        let shared = wanted.iter().filter(|s| report.contains(s)).count();
+        let needed = if wanted.len() <= 2 { 1 } else { 2 };
+        if shared >= needed {
+            closed += tx.execute(
+                "UPDATE open_items SET status = 'done', done_at = ?2 WHERE id = ?1",
+                params![id, now],
+            )?;
+        }
+    }
+    Ok(closed)
+}
+
 /// Writes the summary of every session that has none yet or gained episodes since; returns
 /// how many were written. A session whose episodes are all routine gets no summary.
 pub(crate) fn rebuild_changed(tx: &Transaction<'_>, now: &str) -> Result<usize> {

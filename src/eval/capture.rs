@@ -234,7 +234,13 @@ fn contains_all(episode: &rules::Extracted, needles: &[String]) -> bool {
     let hay = episode.text.to_lowercase();
     needles.iter().all(|n| {
         let n = n.to_lowercase();
-        hay.contains(&n) || episode.participants.iter().any(|p| p.to_lowercase() == n)
+        // A person named through a pronoun is on the record as a participant; a needle matches
+        // the whole name or one of its words ("Karsten" in "Karsten Møller").
+        hay.contains(&n)
+            || episode.participants.iter().any(|p| {
+                let p = p.to_lowercase();
+                p == n || p.split_whitespace().any(|w| w == n)
+            })
     })
 }
 

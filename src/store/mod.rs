@@ -139,6 +139,19 @@ fn create_owner_only(path: &Path) -> Result<()> {
         .map_err(|source| Error::Io { action: "cannot create", path: path.to_path_buf(), source })
 }
 
+/// An embedding as stored: little-endian `f32`s.
+pub(crate) fn vector_to_blob(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Reads a stored embedding; `None` if the blob's length is not a whole number of `f32`s.
+pub(crate) fn blob_to_vector(b: &[u8]) -> Option<Vec<f32>> {
+    if !b.len().is_multiple_of(4) {
+        return None;
+    }
+    Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,17 +186,4 @@ mod tests {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "memories are private: only the owner may read the file");
     }
-}
-
-/// An embedding as stored: little-endian `f32`s.
-pub(crate) fn vector_to_blob(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-/// Reads a stored embedding; `None` if the blob's length is not a whole number of `f32`s.
-pub(crate) fn blob_to_vector(b: &[u8]) -> Option<Vec<f32>> {
-    if b.len() % 4 != 0 {
-        return None;
-    }
-    Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
 }

@@ -306,10 +306,13 @@ fn negative_choice(words: &[&str]) -> bool {
     if dropped && subject && negated {
         return true;
     }
+    let act = |v: &str| v.ends_with("ing") && !cues::STATIVE.contains(&v) && v != "going";
     words.windows(3).any(|w| {
         let subject = matches!(w[0], "we're" | "i'm") && w[1] == "not";
-        let act = w[2].ends_with("ing") && !cues::STATIVE.contains(&w[2]) && w[2] != "going";
-        subject && act
+        subject && act(w[2])
+    }) || words.windows(4).any(|w| {
+        // "WE ARE NOT SELLING the cottage": the same choice without the contraction.
+        matches!((w[0], w[1]), ("we", "are") | ("i", "am")) && w[2] == "not" && act(w[3])
     }) || words
         .windows(3)
         .any(|w| matches!(w[0], "we" | "i") && w[1] == "won't" && w[2] != "be")

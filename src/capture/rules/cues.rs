@@ -74,6 +74,10 @@ pub(crate) const RETRACTION: &[&str] = &[
     "tog jeg fejl", "jeg sagde forkert", "jeg skrev forkert", "min fejl", "rettelse",
     "rette mig selv", "jeg blandede", "jeg gav dig forkert", "jeg tager fejl", "jeg sagde * men",
     "fejl fra min side", "my fault", "my error", "mistake on my part", "misstag från min sida",
+    "walk that back", "walk back", "walking back", "walk it back", "take that back",
+    "take back what", "taking that back", "i retract", "let me retract", "i need to retract",
+    "jag tar tillbaka", "jag tar tillbaks", "jag backar", "jeg tager det tilbage",
+    "jeg trækker * tilbage", "jeg må trække * tilbage",
 ];
 
 /// Apologies: with a contrast ("X, not Y") an assistant's apology is a retraction.
@@ -95,7 +99,10 @@ pub(crate) const DECISION: &[&str] = &[
     "bestemt mig", "bestemte os", "bestemte mig", "har bestemt", "vælger", "valgt", "valgte",
     "blevet enige", "blev enige", "aftalt", "udskyd*", "udsat", "takket nej", "takker nej",
     "takket ja", "takker ja", "sagt ja", "sagt nej", "sagde ja", "sagde nej",
-    "going ahead with", "go ahead with",
+    "going ahead with", "go ahead with", "settled it", "pushing * back", "pushed * back",
+    "bringing * forward", "brought * forward", "bring * forward", "calling * off", "called * off",
+    "call * off", "vi har landat i", "skjuter * upp", "flyttar fram", "tidigarelägg*",
+    "rykker * frem", "rykket * frem", "aflyser", "aflyst",
 ];
 
 /// A decision announced without a subject ("Decision made:", "Final answer from us:").
@@ -104,7 +111,8 @@ pub(crate) const DECISION_BARE: &[&str] = &[
     "decision made", "decision's made", "decision is made", "decision :", "the decision is",
     "made a decision", "final answer", "final decision", "it's decided", "it is decided",
     "beslut :", "beslutet är", "det är bestämt", "slutgiltigt", "beslutning :", "det er besluttet",
-    "det er bestemt", "endelig beslutning",
+    "det er bestemt", "endelig beslutning", "it's settled", "that's settled", "it is settled",
+    "that's final", "det är avgjort", "det er afgjort", "det er endeligt",
 ];
 
 /// A promise or firm first-person plan (rule 5).
@@ -168,6 +176,11 @@ pub(crate) const SOCIAL: &[&str] = &[
     "härligt", "tak", "for", "mange", "godmorgen", "morgen", "aften", "nat", "super", "fedt",
     "dejligt", "godt", "lyder", "selv", "farvel", "skønt", "fantastisk", "er", "vi", "hav", "no",
     "nej",
+    // Exclamations ("Nej men så fint!", "Åh hvor dejligt!", "Oh how lovely!").
+    "men", "vad", "roligt", "kul", "skönt", "underbart", "åh", "oj", "ojdå", "aha", "how",
+    "amazing", "fantastic", "wonderful", "hvor", "sjovt", "ih", "nå", "dejlig", "flot", "what",
+    "gorgeous", "yay", "hooray", "aww", "aw", "sweet", "fab", "neat", "härlig", "mysigt",
+    "hyggeligt",
 ];
 
 /// Thanks and greetings: a short sentence with one is small talk even when it names a time

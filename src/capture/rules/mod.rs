@@ -91,6 +91,9 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
             has_time: cx.has_time,
             entities: f.proper.clone(),
             independent: independent(&t, s, lang),
+            points_back: points_back(&t, s),
+            joined: s.start > 0 && t[s.start - 1].is(";"),
+            people: f.people.len(),
         });
         found.push(f);
     }
@@ -169,6 +172,22 @@ fn separator(t: &[Token<'_>], s: &Range<usize>) -> bool {
     cues::SEPARATORS
         .iter()
         .any(|p| cues::find(&head, p).is_some_and(|k| k <= 1))
+}
+
+/// Whether a sentence refers back to the happening before it with a demonstrative or a
+/// pronoun object ("Found that out ...", "Hörde det i går", "Fik det at vide i dag"). Articles
+/// ("den 9.") and a sentence-initial expletive "det" do not count.
+fn points_back(t: &[Token<'_>], s: &Range<usize>) -> bool {
+    const BACK: &[&str] = &["that", "it", "this", "det", "dette", "detta"];
+    // "I morgon blir det regn", "is it": an inverted expletive subject points nowhere.
+    const BE: &[&str] = &[
+        "is", "was", "be", "är", "var", "blir", "blev", "er", "bliver", "finns", "findes",
+    ];
+    let words = &t[s.clone()];
+    words
+        .iter()
+        .enumerate()
+        .any(|(k, w)| k > 0 && w.is_word() && w.is_any(BACK) && !words[k - 1].is_any(BE))
 }
 
 /// A long first-person statement with no word pointing back: its own happening, not a detail.

@@ -131,7 +131,10 @@ const PERSON_VERBS: &[&str] = &[
     "berättade", "ringde", "ringer", "skrev", "frågade", "tycker", "landar", "fyller", "fick",
     "kommer", "åker", "flyttar", "jobbar", "lovade", "lovar", "siger", "sagde", "fortalte",
     "ringede", "spurgte", "synes", "lander", "fylder", "fødte", "fik", "flytter", "arbejder",
-    "lovede", "lover", "kører",
+    "lovede", "lover", "kører", "swears", "swore", "insists", "insisted", "claims", "claimed",
+    "reckons", "reckoned", "mentioned", "mentions", "admits", "admitted", "confirmed", "confirms",
+    "announced", "announces", "svär", "svor", "påstår", "hävdar", "nämnde", "bekräftade",
+    "sværger", "svor", "påstår", "nævnte", "bekræftede", "insisterar", "insisterer",
 ];
 
 /// Verbs of saying and calling: after a sentence-initial capital they make it a person even in
@@ -139,7 +142,8 @@ const PERSON_VERBS: &[&str] = &[
 #[rustfmt::skip]
 const SPEECH_VERBS: &[&str] = &[
     "says", "said", "told", "säger", "sa", "sade", "berättade", "ringde", "skrev", "lovade",
-    "lovar", "siger", "sagde", "fortalte", "ringede", "lovede", "lover",
+    "lovar", "siger", "sagde", "fortalte", "ringede", "lovede", "lover", "swears", "swore",
+    "insists", "claims", "svär", "svor", "påstår", "hävdar", "nämnde", "sværger", "nævnte",
 ];
 
 /// Verbs before a capitalised word that make it someone ("meeting Soraya", "träffade Ebba").
@@ -218,6 +222,11 @@ pub(crate) fn scan(
         while i < range.end && !masked(i) && t[i].kind == Kind::Word && t[i].is_capitalised() {
             i += 1;
         }
+        // "Det är BESTÄMT": a long word in capitals inside a calm sentence is emphasis, not a
+        // name (acronyms such as "IKEA" or "BBC" are short), unless it is a known given name.
+        if (start..i).all(|k| emphasis(&t[k])) {
+            continue;
+        }
         let role = classify(t, start..i, first_word == Some(start), &range, lang);
         runs.push(role);
     }
@@ -295,13 +304,34 @@ fn classify(
             t.get(r.start + 1).is_some_and(|n| n.is_any(verbs)) && w.low.chars().count() >= 3;
         // "Barnaby's kids ...": the owner of a family or a party is a person.
         let owns = possessive(&w.low) && t.get(r.start + 1).is_some_and(|n| n.is_any(PERSON_NOUNS));
+        // "Farouk and I have ...": a name joined to the speaker.
+        let with_me = t
+            .get(r.start + 1)
+            .is_some_and(|n| n.is_any(&["and", "och", "og", "&"]))
+            && t.get(r.start + 2)
+                .is_some_and(|n| n.is_any(&["i", "jag", "jeg", "me", "mig"]))
+            && w.low.chars().count() >= 3;
+        // "Marguerite swears she'll ...": a verb in the third person and a pronoun taking the
+        // subject up again.
+        let taken_up = lang == Lang::En
+            && t.get(r.start + 1).is_some_and(|n| {
+                n.is_word() && n.low.ends_with('s') && !n.low.ends_with("ss") && !n.is_capitalised()
+            })
+            && t.get(r.start + 2)
+                .is_some_and(|n| n.is_any(super::cues::PERSON_PRONOUNS))
+            && w.low.chars().count() >= 3;
         let at_start = first == Some(r.start);
         if w.is_any(TITLES) {
             titled = true;
             r.start += 1;
         } else if w.is_any(NOT_NAMES)
             || (at_start && w.is_any(FUNCTION_WORDS))
-            || (at_start && !is_given_name(&stem(&w.low)) && !speaks && !owns)
+            || (at_start
+                && !is_given_name(&stem(&w.low))
+                && !speaks
+                && !owns
+                && !with_me
+                && !taken_up)
             || (at_start && w.is_any(AMBIGUOUS))
         {
             r.start += 1;
@@ -335,6 +365,11 @@ fn classify(
         || next.is_some_and(|n| n.is_any(PERSON_VERBS))
         || (possessive(&t[r.end - 1].low) && next.is_some_and(|n| n.is_any(PERSON_NOUNS)))
         || (r.len() == 1 && referred_to(t, r.end, sentence))
+        // "Cordelia from the choir", "Jonna fra mit arbejde": someone known through a group.
+        || (next.is_some_and(|n| n.is_any(&["from", "från", "fra"]))
+            && t.get(r.end + 1)
+                .filter(|_| r.end + 1 < sentence.end)
+                .is_some_and(|n| n.is_any(DETERMINERS) || n.is_any(&["his", "her", "hans", "hennes", "hendes"])))
         || (next.is_some_and(|n| n.is_any(&["and", "och", "og"]))
             && t.get(r.end + 1)
                 .is_some_and(|n| n.is_any(&["i", "jag", "jeg", "me"])))
@@ -344,6 +379,23 @@ fn classify(
         Role::Unknown
     };
     (r, role)
+}
+
+/// A word in capitals that stresses rather than names: five letters or more and not a given
+/// name ("BESTÄMT", "NEVER"), or a short common word ("NOT", "INTE", "IKKE").
+fn emphasis(w: &Token<'_>) -> bool {
+    const SHORT: &[&str] = &[
+        "not", "no", "yes", "all", "now", "never", "ever", "very", "so", "too", "inte", "ikke",
+        "nej", "ja", "aldrig", "nu", "nog", "helt", "alt", "alla", "alle", "must", "has", "was",
+        "is", "are", "the", "and", "och", "og", "is", "att", "at", "det", "den", "för", "for",
+        "till", "til", "ska", "skal", "har", "var", "er", "är", "how", "what", "why", "who", "vad",
+        "hvad", "you", "du", "we", "vi", "she", "he", "hon", "hun", "han", "our", "my", "min",
+        "mit", "mig", "me", "us", "oss", "os", "hela", "hele", "jag", "jeg", "sure",
+    ];
+    let letters = w.raw.chars().filter(|c| c.is_alphabetic()).count();
+    w.is_all_caps()
+        && !is_given_name(&w.low)
+        && (letters >= 5 || w.is_any(SHORT) || w.is_any(NOT_NAMES))
 }
 
 fn possessive(low: &str) -> bool {
@@ -431,6 +483,11 @@ mod tests {
     #[case("Our dog Biscuit ate the Brennan report.", &[])]
     #[case("Will you remind me?", &[])]
     #[case("MET HANNA AT THE GYM!!!", &["Hanna"])]
+    #[case("Ottilie insists she'll bring the ladder back.", &["Ottilie"])]
+    #[case("Bartholomew and I have booked the ferry.", &["Bartholomew"])]
+    #[case("Jeg har VIRKELIG glemt nøglerne.", &[])]
+    #[case("Ran into Cosima from my old choir.", &["Cosima"])]
+    #[case("Tom flew in from Leeds.", &["Tom"])]
     fn participants_follow_the_readme_rules(#[case] text: &str, #[case] expected: &[&str]) {
         assert_eq!(
             people(text),

@@ -146,11 +146,31 @@ const LEANING: &[&str] = &[
     "dem", "då", "før", "inden", "bagefter",
 ];
 
+/// Month names and their short forms in English, Swedish and Danish: after a day number and a
+/// full stop ("den 2. MAJ", "the 3. March") one continues the date, whatever its case.
+#[rustfmt::skip]
+const MONTHS: &[&str] = &[
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "januari", "februari", "mars", "maj", "juni", "juli",
+    "augusti", "oktober", "januar", "februar", "marts", "jan", "feb", "mar", "apr", "jun", "jul",
+    "aug", "sep", "sept", "okt", "oct", "nov", "dec",
+];
+
 fn full_stop(t: &[Token<'_>], i: usize) -> bool {
     let before = i.checked_sub(1).map(|b| &t[b]);
     let abbreviation = before.is_some_and(|b| {
         b.kind == Kind::Word && (b.is_any(ABBREVIATIONS) || b.raw.chars().count() == 1)
     });
+    // "den 2. MAJ": a day number, a full stop and a month are one date, not two sentences.
+    let day = before.is_some_and(|b| {
+        b.kind == Kind::Number
+            && b.raw.chars().all(|c| c.is_ascii_digit())
+            && b.leading_int().is_some_and(|d| (1..=31).contains(&d))
+    });
+    let abbreviation = abbreviation
+        || (day
+            && t.get(i + 1)
+                .is_some_and(|n| n.kind == Kind::Word && n.is_any(MONTHS)));
     match t.get(i + 1) {
         None => true,
         Some(next) if next.newline_before => true,
@@ -197,6 +217,12 @@ pub(crate) struct Facts {
     /// A long first-person statement with no word pointing back ("it", "she", "det"): a new
     /// happening rather than a detail.
     pub independent: bool,
+    /// Refers back to what came before with a demonstrative or pronoun ("Found that out ...").
+    pub points_back: bool,
+    /// Follows a semicolon: a clause of the same statement.
+    pub joined: bool,
+    /// Named people in it.
+    pub people: usize,
 }
 
 /// One happening: consecutive sentences and the kind they share.
@@ -213,6 +239,9 @@ pub(crate) struct Group {
 /// stands on its own; otherwise it is a detail of the happening before it. Markers lend their
 /// kind forward (a leading "That's not right.") or backward ("... I told you."). Social and
 /// lookup sentences never join a happening; minor ones join the one before as a reaction.
+/// Three joins override that: a correction that is only its cue takes the next sentence as its
+/// value, a sentence pointing back ("Found that out yesterday") dates an untimed happening, and
+/// a clause after a semicolon stays with its statement.
 pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let mut entities: Vec<String> = Vec::new();
@@ -269,18 +298,31 @@ pub(crate) fn group(facts: &[Facts]) -> Vec<Group> {
             }
             Class::Content => {
                 let continues = groups.last().is_some_and(|g| {
-                    let plain = g.sentences.end == i
-                        && pending.is_none()
-                        && f.kind.is_none()
-                        && !f.separator;
+                    let next_to = g.sentences.end == i && pending.is_none() && !f.separator;
+                    let plain = next_to && f.kind.is_none();
+                    let fixing = matches!(g.kind, ActKind::Correction | ActKind::Retraction);
                     // A correction's value may come in the next sentence ("Du har rätt, jag
                     // blandade ihop datumen. Disputationen är den 13 november.", rule 3).
-                    let value_of_fix =
-                        matches!(g.kind, ActKind::Correction | ActKind::Retraction) && !timed;
-                    let detail = !f.has_time
-                        && !f.independent
-                        && f.entities.iter().all(|e| entities.contains(e));
-                    plain && (detail || value_of_fix)
+                    let value_of_fix = fixing && !timed;
+                    // A fix that is only its cue ("Forget what I wrote — I was wrong.") takes
+                    // the next sentence as its value even when that one has a cue of its own.
+                    let cue_only_fix = fixing
+                        && !timed
+                        && entities.is_empty()
+                        && next_to
+                        && matches!(
+                            f.kind,
+                            None | Some(ActKind::Correction | ActKind::Retraction)
+                        );
+                    let known = f.entities.iter().all(|e| entities.contains(e));
+                    let detail = !f.has_time && !f.independent && known;
+                    // "Found that out at the allotment yesterday.": a sentence pointing back
+                    // at an untimed happening dates it rather than starting another.
+                    let dates_it = f.points_back && !timed && !f.independent && known;
+                    // "...; the quote was ridiculous.": a clause after a semicolon goes on
+                    // with the same happening unless it has a time of its own beside one.
+                    let joined = f.joined && !(f.has_time && timed) && (known || f.people == 0);
+                    cue_only_fix || (plain && (detail || value_of_fix || dates_it || joined))
                 });
                 if continues {
                     if let Some(g) = groups.last_mut() {
@@ -348,6 +390,8 @@ mod tests {
     #[case("WOW!!! That was fast", 2)]
     #[case("first line\nsecond line", 2)]
     #[case("Meet at 7:30, then lunch.", 1)]
+    #[case("Bryllupet er fredag den 14. JUNI, ikke den 21.", 1)]
+    #[case("Festen är den 3. Maj. Vi ses!", 2)]
     fn sentence_ends_respect_abbreviations_and_numbers(#[case] text: &str, #[case] n: usize) {
         assert_eq!(
             texts(text).len(),
@@ -365,6 +409,9 @@ mod tests {
             has_time: false,
             entities: vec![],
             independent: false,
+            points_back: false,
+            joined: false,
+            people: 0,
         }
     }
 

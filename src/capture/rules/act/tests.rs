@@ -66,6 +66,8 @@ fn a_promise_needs_a_first_person_act(#[case] text: &str, #[case] expected: bool
 
 #[rstest]
 #[case("We're not renewing the lease.", true)]
+#[case("We are not selling the cottage.", true)]
+#[case("I am not feeling great.", false)]
 #[case("I'm not going to apply after all.", true)]
 #[case("Vi ska inte sälja huset.", true)]
 #[case("I'm not feeling great.", false)]

@@ -317,12 +317,13 @@ fn day_number(t: &[Token<'_>], i: usize) -> Option<(usize, u32)> {
         return None;
     }
     let n = tok.leading_int().filter(|n| (1..=31).contains(n))?;
-    // Danish "den 3. maj": the dot is part of the ordinal only when a word follows in lower
-    // case; otherwise it ends the sentence.
+    // Danish "den 3. maj": the dot is part of the ordinal when a word follows in lower case,
+    // or a month name in any case ("den 2. MAJ"); otherwise it ends the sentence.
     let dot = suffix.is_empty()
         && t.get(i + 1).is_some_and(|w| w.is("."))
-        && t.get(i + 2)
-            .is_some_and(|w| w.kind == Kind::Word && !w.is_capitalised());
+        && t.get(i + 2).is_some_and(|w| {
+            w.kind == Kind::Word && (!w.is_capitalised() || lexicon::month(&w.low, false).is_some())
+        });
     Some((if dot { i + 2 } else { i + 1 }, n))
 }
 

@@ -34,6 +34,13 @@ fn check(text: &str, ts: &str, start: &str, end: &str, why: &str) {
     "2026-03-30T00:00:00+01:00",
     "bounds stay in the message's own offset (+01:00) although Stockholm moves to +02:00 that night"
 )]
+#[case::da_dotted_day_before_a_shouted_month(
+    "Brylluppet er den 4. JULI, ikke den 11.!!!",
+    "2026-05-13T10:00:00+02:00",
+    "2026-07-04T00:00:00+02:00",
+    "2026-07-05T00:00:00+02:00",
+    "`4.` before a month in capitals is an ordinal, so the month is part of the date"
+)]
 #[case::da_tomorrow_over_dst(
     "Vi ses i morgen.",
     "2026-03-28T10:00:00+01:00",
