@@ -68,6 +68,8 @@ pub struct ForgetReceipt {
     pub participants: usize,
     /// Sessions removed because no message was left in them.
     pub sessions: usize,
+    /// Facts removed because no episode was left to support them.
+    pub facts: usize,
     /// Tombstones written, so a re-import does not bring the content back.
     pub tombstones: usize,
     /// Export files Minne wrote that were removed, since they held what was forgotten.
@@ -152,6 +154,8 @@ impl Engine {
         }
         receipt.sessions +=
             tx.execute("DELETE FROM sessions WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id)", [])?;
+        // Facts resting only on what went go too; a fact with other support stays with it.
+        receipt.facts += crate::consolidate::drop_unsupported_facts(&tx)?;
         let log = serde_json::to_string(&receipt).map_err(|e| Error::InvalidInput(format!("receipt: {e}")))?;
         tx.execute(
             "INSERT INTO forget_log (at, scope, receipt) VALUES (?1, ?2, ?3)",

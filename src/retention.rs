@@ -1,6 +1,6 @@
 //! Retention (seed 003: importance-based retention; routine events age out over months).
-//! Routine episodes are purged a set time after they were captured, unless consolidation has
-//! built on them. Nothing else expires on its own: fading lowers retrievability, never deletes.
+//! Routine episodes are purged a set time after they were captured, unless a fact or a
+//! procedure rests on them. Nothing else expires on its own: fading lowers retrievability, never deletes.
 
 use chrono::Duration;
 use rusqlite::OptionalExtension;
@@ -37,11 +37,13 @@ impl Engine {
     /// many went. Their embeddings and index rows go with them.
     pub fn purge_expired_routine(&mut self) -> Result<usize> {
         let cutoff = self.clock.now() - Duration::days(self.routine_retention_days()?);
-        // Consolidation (issue 5) will exempt episodes that facts rest on.
-        let purged = self
-            .store
-            .conn()
-            .execute("DELETE FROM episodes WHERE kind = 'routine' AND captured_at < ?1", [fmt_utc(cutoff)])?;
+        // Episodes a fact or a procedure rests on were consolidated into something kept.
+        let purged = self.store.conn().execute(
+            "DELETE FROM episodes WHERE kind = 'routine' AND captured_at < ?1
+               AND id NOT IN (SELECT episode_id FROM fact_sources)
+               AND id NOT IN (SELECT episode_id FROM procedure_sources)",
+            [fmt_utc(cutoff)],
+        )?;
         if purged > 0 {
             self.store.checkpoint()?;
         }

@@ -72,6 +72,11 @@ fn forgetting_an_episode_removes_it_from_the_full_text_index() {
     let id = hits.iter().find(|h| h.episode.text.contains("zanzibarquux")).map(|h| h.episode.id).unwrap();
     engine.forget_episode(id).unwrap();
     assert_eq!(count("text:zanzibarquux"), 0, "the forgotten episode's row leaves the full-text index");
+    let again = engine.recall(&RecallQuery { threshold: f64::NEG_INFINITY, k: 10, ..RecallQuery::new("locker code") }).unwrap();
+    assert!(
+        again.iter().all(|h| h.episode.id != id),
+        "the in-memory candidates must not outlive a forget: the episode came back"
+    );
     let conn = rusqlite::Connection::open(&db).unwrap();
     let secure: i64 = conn
         .query_row("SELECT count(*) FROM episodes_fts_config WHERE k = 'secure-delete' AND v = 1", [], |r| r.get(0))

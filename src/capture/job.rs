@@ -148,6 +148,8 @@ impl Engine {
         };
         outcome?;
         self.purge_expired_routine()?;
+        // Consolidate at once, so a correction applies as soon as it is captured (seed 003).
+        self.consolidate()?;
         self.capture_job(job_id)
     }
 

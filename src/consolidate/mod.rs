@@ -228,6 +228,8 @@ impl Engine {
     /// on demand. Errors: [`Error::ModeForbids`] when the context is paused.
     pub fn consolidate(&mut self) -> Result<ConsolidationReport> {
         self.require_recall()?;
+        // Nightly work includes retention: routine episodes past their period go first.
+        self.purge_expired_routine()?;
         let now = fmt_utc(self.clock.now());
         let tx = self
             .store

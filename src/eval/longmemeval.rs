@@ -20,6 +20,12 @@ use crate::error::{Error, Result};
 use crate::import::{NewMessage, NewSession};
 use crate::model::Role;
 
+/// One turn of a haystack session: role, text, and whether it holds the answer.
+pub type Turn = (String, String, bool);
+
+/// One haystack session: its id, its date when readable, its turns.
+pub type HaystackSession = (String, Option<DateTime<FixedOffset>>, Vec<Turn>);
+
 /// One question with its haystack, as read leniently from the file.
 #[derive(Debug, Clone)]
 pub struct Item {
@@ -34,7 +40,7 @@ pub struct Item {
     /// Sessions holding the answer.
     pub answer_sessions: HashSet<String>,
     /// The haystack: (session id, date, turns as (role, text, has_answer)).
-    pub sessions: Vec<(String, Option<DateTime<FixedOffset>>, Vec<(String, String, bool)>)>,
+    pub sessions: Vec<HaystackSession>,
 }
 
 impl Item {

@@ -36,7 +36,8 @@ fn draw(points: &[SweepPoint], path: &Path) -> std::result::Result<(), Box<dyn s
     }
     root.draw(&PathElement::new(vec![(x(0.0), y(0.0)), (x(1.2), y(0.0))], BLACK))?;
     root.draw(&PathElement::new(vec![(x(0.0), y(0.0)), (x(0.0), y(1.0))], BLACK))?;
-    let series: [(fn(&SweepPoint) -> f64, RGBColor); 3] = [
+    type Series = (fn(&SweepPoint) -> f64, RGBColor);
+    let series: [Series; 3] = [
         (|p| p.answered_rate, BLUE),
         (|p| p.abstain_rate, RED),
         (|p| p.recall_at_10, RGBColor(0, 150, 0)),

@@ -103,13 +103,16 @@ pub fn ask(engine: &Engine, text: &str, system: &System) -> Result<(Vec<RecallHi
     Ok((explained.hits, explained.took_ms))
 }
 
+/// Ids best first, each once, with the best score among its episodes.
+pub type Ranked = Vec<(String, f64)>;
+
 /// Turn and session ids of hits, best first, each once, with its best score. `turn_id` maps
 /// a hit to its turn id (`None`: no id), `session_id` a turn id to its session.
 pub fn reduce(
     hits: &[RecallHit],
     turn_id: impl Fn(&RecallHit) -> Option<String>,
     session_id: impl Fn(&str) -> String,
-) -> (Vec<(String, f64)>, Vec<(String, f64)>) {
+) -> (Ranked, Ranked) {
     let mut turns: Vec<(String, f64)> = Vec::new();
     let mut sessions: Vec<(String, f64)> = Vec::new();
     for h in hits {

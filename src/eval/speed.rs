@@ -78,11 +78,11 @@ fn sentence(rng: &mut Rng) -> String {
 /// A message: one or two generated sentences and sometimes a feeling.
 fn message(rng: &mut Rng, pool: &[String]) -> String {
     let mut s = pool[(rng.next() % pool.len() as u64) as usize].clone();
-    if rng.next() % 2 == 0 {
+    if rng.next().is_multiple_of(2) {
         s.push(' ');
         s.push_str(&pool[(rng.next() % pool.len() as u64) as usize]);
     }
-    if rng.next() % 3 == 0 {
+    if rng.next().is_multiple_of(3) {
         s.push(' ');
         s.push_str(rng.pick(FEELINGS));
     }

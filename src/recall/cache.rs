@@ -31,7 +31,9 @@ const MAX_ENTRIES: usize = 4;
 
 type Fingerprint = (usize, u64, i64, i64, i64, i64, String);
 
-static CACHE: Mutex<Option<HashMap<PathBuf, (Fingerprint, Arc<Snapshot>)>>> = Mutex::new(None);
+type Entries = HashMap<PathBuf, (Fingerprint, Arc<Snapshot>)>;
+
+static CACHE: Mutex<Option<Entries>> = Mutex::new(None);
 
 fn fingerprint(conn: &Connection, model: &str) -> Result<Fingerprint> {
     let data_version: i64 = conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;

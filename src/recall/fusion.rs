@@ -66,7 +66,7 @@ pub(crate) fn fuse(
 /// Scales to `[0, 1]` by the minimum and maximum; all equal gives all 0.
 pub(crate) fn min_max(xs: &[f64]) -> Vec<f64> {
     let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-    if !(hi > lo) {
+    if (hi - lo).partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return vec![0.0; xs.len()];
     }
     xs.iter().map(|x| (x - lo) / (hi - lo)).collect()
