@@ -28,8 +28,14 @@ impl ContextName {
     pub fn new(name: &str) -> Result<ContextName> {
         let ok = (1..=64).contains(&name.len())
             && name.starts_with(|c: char| c.is_ascii_lowercase())
-            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-        if ok { Ok(ContextName(name.to_string())) } else { Err(Error::InvalidContextName(name.to_string())) }
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        if ok {
+            Ok(ContextName(name.to_string()))
+        } else {
+            Err(Error::InvalidContextName(name.to_string()))
+        }
     }
 
     /// The name.
@@ -58,6 +64,8 @@ pub struct ContextInfo {
     pub episodes: u64,
     /// Its database file.
     pub path: PathBuf,
+    /// Why its episodes could not be counted (a damaged or foreign file), if so.
+    pub problem: Option<String>,
 }
 
 /// Creates `data_dir` (owner-only) and the built-in contexts if they are missing.
@@ -77,26 +85,49 @@ pub fn ensure_data_dir(data_dir: &Path) -> Result<()> {
 /// Each file is opened read-only just long enough to count its episodes.
 pub fn list_contexts(data_dir: &Path) -> Result<Vec<ContextInfo>> {
     ensure_data_dir(data_dir)?;
-    let entries = std::fs::read_dir(data_dir)
-        .map_err(|source| Error::Io { action: "cannot list", path: data_dir.to_path_buf(), source })?;
+    let entries = std::fs::read_dir(data_dir).map_err(|source| Error::Io {
+        action: "cannot list",
+        path: data_dir.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for entry in entries {
-        let entry = entry
-            .map_err(|source| Error::Io { action: "cannot list", path: data_dir.to_path_buf(), source })?;
+        let entry = entry.map_err(|source| Error::Io {
+            action: "cannot list",
+            path: data_dir.to_path_buf(),
+            source,
+        })?;
         let path = entry.path();
         if path.extension().and_then(|e| e.to_str()) != Some(CONTEXT_FILE_EXTENSION) {
             continue;
         }
-        let Some(name) = path.file_stem().and_then(|s| s.to_str()).and_then(|s| ContextName::new(s).ok())
+        let Some(name) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| ContextName::new(s).ok())
         else {
             continue;
         };
-        let conn = rusqlite::Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-        let episodes: u64 = conn
-            .query_row("SELECT count(*) FROM episodes", [], |r| r.get::<_, i64>(0))
-            .map(|n| n as u64)
-            .unwrap_or(0);
-        out.push(ContextInfo { name, episodes, path });
+        let counted =
+            rusqlite::Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .and_then(|conn| {
+                    conn.query_row("SELECT count(*) FROM episodes", [], |r| r.get::<_, i64>(0))
+                });
+        let (episodes, problem) = match counted {
+            Ok(n) => (n as u64, None),
+            Err(e) => (
+                0,
+                Some(format!(
+                    "cannot read it ({e}): it may be damaged or not a Minne database"
+                )),
+            ),
+        };
+        out.push(ContextInfo {
+            name,
+            episodes,
+            path,
+            problem,
+        });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
@@ -108,10 +139,17 @@ pub fn create_context(data_dir: &Path, name: &ContextName) -> Result<ContextInfo
     ensure_data_dir(data_dir)?;
     let path = name.db_path(data_dir);
     if path.exists() {
-        return Err(Error::InvalidInput(format!("the context `{name}` exists already")));
+        return Err(Error::InvalidInput(format!(
+            "the context `{name}` exists already"
+        )));
     }
     Store::open(&path)?;
-    Ok(ContextInfo { name: name.clone(), episodes: 0, path })
+    Ok(ContextInfo {
+        name: name.clone(),
+        episodes: 0,
+        path,
+        problem: None,
+    })
 }
 
 /// Whether the context's database exists under `data_dir`.
@@ -127,9 +165,11 @@ fn create_private_dir(dir: &Path) -> Result<()> {
         use std::os::unix::fs::DirBuilderExt;
         builder.mode(0o700);
     }
-    builder
-        .create(dir)
-        .map_err(|source| Error::Io { action: "cannot create", path: dir.to_path_buf(), source })
+    builder.create(dir).map_err(|source| Error::Io {
+        action: "cannot create",
+        path: dir.to_path_buf(),
+        source,
+    })
 }
 
 #[cfg(test)]
@@ -146,7 +186,11 @@ mod tests {
     #[case("../etc", false)]
     #[case("2fast", false)]
     fn context_names_are_checked(#[case] name: &str, #[case] ok: bool) {
-        assert_eq!(ContextName::new(name).is_ok(), ok, "a name becomes a file name: `{name}`");
+        assert_eq!(
+            ContextName::new(name).is_ok(),
+            ok,
+            "a name becomes a file name: `{name}`"
+        );
     }
 
     #[test]
@@ -155,7 +199,11 @@ mod tests {
         let data = dir.path().join("data");
         let list = list_contexts(&data).unwrap();
         let names: Vec<_> = list.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["personal", "work"], "work and personal exist by default, sorted");
+        assert_eq!(
+            names,
+            ["personal", "work"],
+            "work and personal exist by default, sorted"
+        );
         assert!(list.iter().all(|c| c.episodes == 0));
     }
 }

@@ -12,8 +12,8 @@ use crate::context::{ContextName, ensure_data_dir};
 use crate::embed::Embedder;
 use crate::episodes::{self, EpisodeView};
 use crate::error::{Error, Result};
-use crate::import::{self, ImportOptions, ImportProgress, ImportReport, NewSession, ParsedSession};
 use crate::import::transcript::hex;
+use crate::import::{self, ImportOptions, ImportProgress, ImportReport, NewSession, ParsedSession};
 use crate::llm::ChatModel;
 use crate::model::Role;
 use crate::store::{Store, fmt_fixed, fmt_utc, vector_to_blob};
@@ -29,6 +29,10 @@ pub struct Engine {
     pub(crate) embedder: Arc<dyn Embedder>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) llm: Option<Arc<dyn ChatModel>>,
+    /// LLM windows that fell back to the rules in the running capture job.
+    pub(crate) llm_fallbacks: std::cell::Cell<usize>,
+    /// The last LLM error of the running capture job.
+    pub(crate) llm_last_error: std::cell::RefCell<Option<String>>,
 }
 
 impl Engine {
@@ -47,7 +51,15 @@ impl Engine {
             return Err(Error::UnknownContext(context.to_string()));
         }
         let store = Store::open(&path)?;
-        Ok(Engine { store, context: context.clone(), embedder, clock, llm: None })
+        Ok(Engine {
+            store,
+            context: context.clone(),
+            embedder,
+            clock,
+            llm: None,
+            llm_fallbacks: Default::default(),
+            llm_last_error: Default::default(),
+        })
     }
 
     /// Lets capture use an LLM (`None`: the rules only). With one set, capture asks it per
@@ -78,7 +90,10 @@ impl Engine {
 
     /// How many episodes the context holds.
     pub fn episode_count(&self) -> Result<u64> {
-        let n: i64 = self.store.conn().query_row("SELECT count(*) FROM episodes", [], |r| r.get(0))?;
+        let n: i64 = self
+            .store
+            .conn()
+            .query_row("SELECT count(*) FROM episodes", [], |r| r.get(0))?;
         Ok(n as u64)
     }
 
@@ -94,8 +109,15 @@ impl Engine {
         self.require_capture("import")?;
         let sessions = import::parse_file(path, options)?;
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
-        progress(ImportProgress::Parsed { sessions: sessions.len(), messages: messages_seen });
-        let source = path.file_name().and_then(|n| n.to_str()).unwrap_or("import").to_string();
+        progress(ImportProgress::Parsed {
+            sessions: sessions.len(),
+            messages: messages_seen,
+        });
+        let source = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("import")
+            .to_string();
         self.import_sessions(&sessions, &source, progress)
     }
 
@@ -126,7 +148,11 @@ impl Engine {
     }
 
     /// Stores parsed sessions in one transaction; returns (sessions added, messages added).
-    fn store_sessions(&mut self, sessions: &[ParsedSession], source: &str) -> Result<(usize, usize)> {
+    fn store_sessions(
+        &mut self,
+        sessions: &[ParsedSession],
+        source: &str,
+    ) -> Result<(usize, usize)> {
         let secret = self.tombstone_secret()?;
         // Forgotten messages stay forgotten: a re-import of the same export skips them.
         let mut forgotten = std::collections::HashSet::new();
@@ -137,13 +163,17 @@ impl Engine {
                 }
             }
         }
-        let tx = self.store.conn_mut().transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self
+            .store
+            .conn_mut()
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let (mut sessions_added, mut messages_added) = (0, 0);
         for (si, session) in sessions.iter().enumerate() {
             if (0..session.messages.len()).all(|mi| forgotten.contains(&(si, mi))) {
                 continue;
             }
-            let (Some(first), Some(last)) = (session.messages.first(), session.messages.last()) else {
+            let (Some(first), Some(last)) = (session.messages.first(), session.messages.last())
+            else {
                 continue;
             };
             let started = fmt_utc(first.sent_at.to_utc());
@@ -170,7 +200,12 @@ impl Engine {
                 if forgotten.contains(&(si, seq)) {
                     continue;
                 }
-                let key = dedupe_key(&session.key, m.role, &fmt_fixed(m.sent_at), &m.text);
+                // A message with an id in its source is that message, whoever it is attributed
+                // to (`--as speaker_b` on a file imported `--as speaker_a` adds nothing).
+                let key = match &m.external_id {
+                    Some(id) => dedupe_key(&session.key, Role::Tool, "external-id", id),
+                    None => dedupe_key(&session.key, m.role, &fmt_fixed(m.sent_at), &m.text),
+                };
                 messages_added += insert.execute(params![
                     session_id,
                     m.external_id,
@@ -202,11 +237,12 @@ impl Engine {
         let mut done = 0;
         while done < total {
             let batch: Vec<(i64, String)> = {
-                let mut stmt = self
-                    .store
-                    .conn()
-                    .prepare(&format!("SELECT e.id, e.text {pending_sql} ORDER BY e.id LIMIT ?2"))?;
-                let rows = stmt.query_map(params![model, EMBED_BATCH as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                let mut stmt = self.store.conn().prepare(&format!(
+                    "SELECT e.id, e.text {pending_sql} ORDER BY e.id LIMIT ?2"
+                ))?;
+                let rows = stmt.query_map(params![model, EMBED_BATCH as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?;
                 rows.collect::<rusqlite::Result<_>>()?
             };
             if batch.is_empty() {
@@ -221,7 +257,10 @@ impl Engine {
                     batch.len()
                 )));
             }
-            let tx = self.store.conn_mut().transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let tx = self
+                .store
+                .conn_mut()
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             for ((id, _), v) in batch.iter().zip(&vectors) {
                 tx.execute(
                     "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector) VALUES (?1, ?2, ?3, ?4)",
@@ -230,9 +269,14 @@ impl Engine {
             }
             tx.commit()?;
             done += batch.len();
-            progress(ImportProgress::Embedded { done: done.min(total), total });
+            progress(ImportProgress::Embedded {
+                done: done.min(total),
+                total,
+            });
         }
-        self.store.conn().execute("DELETE FROM embeddings WHERE model_id != ?1", [&model])?;
+        self.store
+            .conn()
+            .execute("DELETE FROM embeddings WHERE model_id != ?1", [&model])?;
         Ok(done)
     }
 }

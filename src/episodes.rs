@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::fade::retrievability;
+use crate::model::{
+    ActKind, EpisodeId, EventTime, MessageId, Role, Salience, SessionId, Stability,
+};
 use crate::store::{parse_fixed, parse_utc};
-use crate::model::{ActKind, EpisodeId, EventTime, MessageId, Role, Salience, SessionId, Stability};
 
 /// One episode with its provenance, as listed and recalled.
 #[derive(Debug, Clone, Serialize)]
@@ -69,7 +71,11 @@ pub(crate) fn from_row(row: &Row<'_>, now: DateTime<Utc>) -> rusqlite::Result<Ep
     let salience = Salience::new(row.get(5)?).map_err(|e| bad(5, e))?;
     let stability = Stability::new(row.get(6)?).map_err(|e| bad(6, e))?;
     let occurred_at = parse_utc(&row.get::<_, String>(7)?).map_err(|e| bad(7, e))?;
-    let event_time = match (row.get::<_, Option<String>>(8)?, row.get::<_, Option<String>>(9)?, row.get::<_, Option<String>>(10)?) {
+    let event_time = match (
+        row.get::<_, Option<String>>(8)?,
+        row.get::<_, Option<String>>(9)?,
+        row.get::<_, Option<String>>(10)?,
+    ) {
         (Some(expression), Some(start), Some(end)) => Some(EventTime {
             expression,
             start: parse_fixed(&start).map_err(|e| bad(9, e))?,
@@ -98,7 +104,10 @@ pub(crate) fn from_row(row: &Row<'_>, now: DateTime<Utc>) -> rusqlite::Result<Ep
         message_id: MessageId(row.get(13)?),
         message_external_id: row.get(14)?,
         source: row.get(15)?,
-        span: (row.get::<_, i64>(16)? as usize, row.get::<_, i64>(17)? as usize),
+        span: (
+            row.get::<_, i64>(16)? as usize,
+            row.get::<_, i64>(17)? as usize,
+        ),
     })
 }
 

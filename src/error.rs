@@ -63,7 +63,9 @@ pub enum Error {
     Llm(String),
 
     /// The context's mode does not allow this.
-    #[error("the context `{context}` is in `{mode}` mode, which does not allow {action}: `minne mode remember` turns memory back on")]
+    #[error(
+        "the context `{context}` is in `{mode}` mode, which does not allow {action}: `minne mode remember` turns memory back on"
+    )]
     ModeForbids {
         /// The context.
         context: String,

@@ -34,7 +34,9 @@ impl std::str::FromStr for ExportFormat {
         match s {
             "json" => Ok(ExportFormat::Json),
             "markdown" | "md" => Ok(ExportFormat::Markdown),
-            other => Err(Error::InvalidInput(format!("unknown export format `{other}`: use json or markdown"))),
+            other => Err(Error::InvalidInput(format!(
+                "unknown export format `{other}`: use json or markdown"
+            ))),
         }
     }
 }
@@ -57,9 +59,17 @@ impl Engine {
     pub fn export_value(&self) -> Result<Value> {
         let conn = self.store.conn();
         let mut sessions_out = Vec::new();
-        let mut sessions = conn.prepare("SELECT id, external_id, source, started_at FROM sessions ORDER BY started_at, id")?;
+        let mut sessions = conn.prepare(
+            "SELECT id, external_id, source, started_at FROM sessions ORDER BY started_at, id",
+        )?;
         let sessions = sessions
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut messages_stmt = conn.prepare(
             "SELECT id, external_id, role, actor, text, sent_at, utc_offset_s FROM messages WHERE session_id = ?1 ORDER BY seq, id",
@@ -85,7 +95,8 @@ impl Engine {
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let mut messages_out = Vec::new();
             for (id, external_id, role, actor, text, sent_at, offset) in messages {
-                let offset = chrono::FixedOffset::east_opt(offset as i32).unwrap_or_else(|| chrono::Utc.fix());
+                let offset = chrono::FixedOffset::east_opt(offset as i32)
+                    .unwrap_or_else(|| chrono::Utc.fix());
                 let timestamp = parse_utc(&sent_at)?.with_timezone(&offset).to_rfc3339();
                 let episodes = episodes_stmt
                     .query_map([id], |r| {
@@ -129,7 +140,9 @@ impl Engine {
         let value = self.export_value()?;
         let sessions = value["sessions"].as_array().map_or(0, Vec::len);
         let messages: usize = value["sessions"].as_array().map_or(0, |s| {
-            s.iter().map(|s| s["messages"].as_array().map_or(0, Vec::len)).sum()
+            s.iter()
+                .map(|s| s["messages"].as_array().map_or(0, Vec::len))
+                .sum()
         });
         let episodes: usize = value["sessions"].as_array().map_or(0, |s| {
             s.iter()
@@ -138,7 +151,8 @@ impl Engine {
                 .sum()
         });
         let bytes = match format {
-            ExportFormat::Json => serde_json::to_vec_pretty(&value).map_err(|e| Error::InvalidInput(format!("export: {e}")))?,
+            ExportFormat::Json => serde_json::to_vec_pretty(&value)
+                .map_err(|e| Error::InvalidInput(format!("export: {e}")))?,
             ExportFormat::Markdown => markdown(&value).into_bytes(),
         };
         write_private(path, &bytes)?;
@@ -155,7 +169,12 @@ impl Engine {
                 fmt_utc(self.clock.now())
             ],
         )?;
-        Ok(ExportReport { path: absolute, sessions, messages, episodes })
+        Ok(ExportReport {
+            path: absolute,
+            sessions,
+            messages,
+            episodes,
+        })
     }
 
     /// Removes every tracked export file that is still as Minne wrote it; returns how many
@@ -164,7 +183,13 @@ impl Engine {
         let conn = self.store.conn();
         let mut stmt = conn.prepare("SELECT id, path, sha256 FROM exports")?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let (mut removed, mut warnings) = (0, Vec::new());
         for (id, path, sha) in rows {
@@ -182,14 +207,19 @@ impl Engine {
     }
 }
 
-fn markdown(value: &Value) -> String {
+/// The Markdown rendering of an [`Engine::export_value`] value.
+pub fn markdown(value: &Value) -> String {
     let mut out = format!(
         "# Minne export: context `{}`\n\nExported {}.\n",
         value["minne_export"]["context"].as_str().unwrap_or(""),
         value["minne_export"]["exported_at"].as_str().unwrap_or("")
     );
     for s in value["sessions"].as_array().into_iter().flatten() {
-        out.push_str(&format!("\n## {} ({})\n\n", s["id"].as_str().unwrap_or(""), s["source"].as_str().unwrap_or("")));
+        out.push_str(&format!(
+            "\n## {} ({})\n\n",
+            s["id"].as_str().unwrap_or(""),
+            s["source"].as_str().unwrap_or("")
+        ));
         for m in s["messages"].as_array().into_iter().flatten() {
             out.push_str(&format!(
                 "- **{}** {}: {}\n",
@@ -211,7 +241,11 @@ fn markdown(value: &Value) -> String {
 }
 
 fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
-    let io = |source| Error::Io { action: "cannot write", path: path.to_path_buf(), source };
+    let io = |source| Error::Io {
+        action: "cannot write",
+        path: path.to_path_buf(),
+        source,
+    };
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]

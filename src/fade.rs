@@ -27,7 +27,10 @@ mod tests {
         let s = Stability::new(30.0).unwrap();
         assert_eq!(retrievability(s, 0.0), 1.0, "nothing has faded at t = 0");
         // (1 + 19/81)^-0.5 = (100/81)^-0.5 = 9/10 exactly.
-        assert!((retrievability(s, 30.0) - 0.9).abs() < 1e-12, "FSRS-4.5 defines R(S) = 0.9");
+        assert!(
+            (retrievability(s, 30.0) - 0.9).abs() < 1e-12,
+            "FSRS-4.5 defines R(S) = 0.9"
+        );
     }
 
     #[test]
@@ -35,7 +38,10 @@ mod tests {
         let s = Stability::new(1.0).unwrap();
         let r = retrievability(s, 36_500.0);
         // (1 + 19/81 · 36500)^-0.5 ≈ 0.01078: small, but never zero.
-        assert!(r > 0.0 && (r - 0.010_78).abs() < 1e-4, "a century later R is ~0.0108, got {r}");
+        assert!(
+            r > 0.0 && (r - 0.010_78).abs() < 1e-4,
+            "a century later R is ~0.0108, got {r}"
+        );
     }
 
     proptest::proptest! {

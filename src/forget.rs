@@ -107,11 +107,23 @@ impl Engine {
         let conn = self.store.conn();
         if let ForgetScope::Episode(id) = scope {
             let found: Option<String> = conn
-                .query_row("SELECT occurred_at FROM episodes WHERE id = ?1", [id.0], |r| r.get(0))
+                .query_row(
+                    "SELECT occurred_at FROM episodes WHERE id = ?1",
+                    [id.0],
+                    |r| r.get(0),
+                )
                 .optional()?;
-            let at = found.ok_or(Error::NotFound { kind: "episode", id: id.0 })?;
+            let at = found.ok_or(Error::NotFound {
+                kind: "episode",
+                id: id.0,
+            })?;
             let at = Some(parse_utc(&at)?);
-            return Ok(ForgetPreview { messages: 0, episodes: 1, from: at, to: at });
+            return Ok(ForgetPreview {
+                messages: 0,
+                episodes: 1,
+                from: at,
+                to: at,
+            });
         }
         let (filter, args) = self.message_filter(scope);
         let (messages, from, to): (i64, Option<String>, Option<String>) = conn.query_row(
@@ -138,15 +150,28 @@ impl Engine {
         let at = self.clock.now();
         let secret = self.tombstone_secret()?;
         let (filter, args) = self.message_filter(scope);
-        let tx = self.store.conn_mut().transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut receipt = ForgetReceipt { scope: scope.name().to_string(), at, ..Default::default() };
+        let tx = self
+            .store
+            .conn_mut()
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut receipt = ForgetReceipt {
+            scope: scope.name().to_string(),
+            at,
+            ..Default::default()
+        };
         match scope {
             ForgetScope::Episode(id) => forget_episode(&tx, *id, &secret, &mut receipt)?,
             ForgetScope::Session(id) => {
-                let exists: Option<i64> =
-                    tx.query_row("SELECT id FROM sessions WHERE id = ?1", [id.0], |r| r.get(0)).optional()?;
+                let exists: Option<i64> = tx
+                    .query_row("SELECT id FROM sessions WHERE id = ?1", [id.0], |r| {
+                        r.get(0)
+                    })
+                    .optional()?;
                 if exists.is_none() {
-                    return Err(Error::NotFound { kind: "session", id: id.0 });
+                    return Err(Error::NotFound {
+                        kind: "session",
+                        id: id.0,
+                    });
                 }
                 forget_messages(&tx, &filter, &args, &secret, &mut receipt)?;
             }
@@ -154,9 +179,12 @@ impl Engine {
         }
         receipt.sessions +=
             tx.execute("DELETE FROM sessions WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id)", [])?;
+        // A speaker's tone baseline names them: it goes when none of their messages is left.
+        tx.execute("DELETE FROM speaker_baselines WHERE actor NOT IN (SELECT DISTINCT actor FROM messages)", [])?;
         // Facts resting only on what went go too; a fact with other support stays with it.
         receipt.facts += crate::consolidate::drop_unsupported_facts(&tx)?;
-        let log = serde_json::to_string(&receipt).map_err(|e| Error::InvalidInput(format!("receipt: {e}")))?;
+        let log = serde_json::to_string(&receipt)
+            .map_err(|e| Error::InvalidInput(format!("receipt: {e}")))?;
         tx.execute(
             "INSERT INTO forget_log (at, scope, receipt) VALUES (?1, ?2, ?3)",
             params![fmt_utc(at), receipt.scope, log],
@@ -171,18 +199,43 @@ impl Engine {
         Ok(receipt)
     }
 
+    /// The id of the session with this key. Errors: [`Error::InvalidInput`] when none has it.
+    pub fn session_id(&self, key: &str) -> Result<SessionId> {
+        self.store
+            .conn()
+            .query_row(
+                "SELECT id FROM sessions WHERE external_id = ?1",
+                [key],
+                |r| r.get(0),
+            )
+            .optional()?
+            .map(SessionId)
+            .ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "no session `{key}` in this context: `minne recall --json` shows session keys"
+                ))
+            })
+    }
+
     /// Forgets one episode; a shorthand for [`Engine::forget`] with [`ForgetScope::Episode`].
     pub fn forget_episode(&mut self, id: EpisodeId) -> Result<ForgetReceipt> {
         self.forget(&ForgetScope::Episode(id))
     }
 
     /// Whether a message with this text was forgotten here before (its tombstone exists).
-    pub(crate) fn is_tombstoned(&self, secret: &[u8], text: &str, sent_at: DateTime<Utc>) -> Result<bool> {
+    pub(crate) fn is_tombstoned(
+        &self,
+        secret: &[u8],
+        text: &str,
+        sent_at: DateTime<Utc>,
+    ) -> Result<bool> {
         let hash = tombstone_hash(secret, text, sent_at);
         Ok(self
             .store
             .conn()
-            .query_row("SELECT 1 FROM tombstones WHERE hash = ?1", [hash], |_| Ok(()))
+            .query_row("SELECT 1 FROM tombstones WHERE hash = ?1", [hash], |_| {
+                Ok(())
+            })
             .optional()?
             .is_some())
     }
@@ -191,33 +244,54 @@ impl Engine {
     pub(crate) fn tombstone_secret(&self) -> Result<Vec<u8>> {
         let conn = self.store.conn();
         let stored: Option<String> = conn
-            .query_row("SELECT value FROM context_settings WHERE key = 'tombstone_secret'", [], |r| r.get(0))
+            .query_row(
+                "SELECT value FROM context_settings WHERE key = 'tombstone_secret'",
+                [],
+                |r| r.get(0),
+            )
             .optional()?;
         if let Some(hex_secret) = stored {
             return Ok(unhex(&hex_secret));
         }
         let mut secret = [0u8; 32];
-        getrandom::fill(&mut secret).map_err(|e| Error::InvalidInput(format!("no randomness for the tombstone key: {e}")))?;
+        getrandom::fill(&mut secret).map_err(|e| {
+            Error::InvalidInput(format!("no randomness for the tombstone key: {e}"))
+        })?;
         conn.execute(
             "INSERT OR IGNORE INTO context_settings (key, value) VALUES ('tombstone_secret', ?1)",
             [hex(&secret)],
         )?;
         // Another process may have won the race; use whatever is stored now.
-        let value: String =
-            conn.query_row("SELECT value FROM context_settings WHERE key = 'tombstone_secret'", [], |r| r.get(0))?;
+        let value: String = conn.query_row(
+            "SELECT value FROM context_settings WHERE key = 'tombstone_secret'",
+            [],
+            |r| r.get(0),
+        )?;
         Ok(unhex(&value))
     }
 
     /// The SQL condition on `messages` for a message-based scope, with its arguments.
     fn message_filter(&self, scope: &ForgetScope) -> (String, Vec<String>) {
         match scope {
-            ForgetScope::Episode(id) => ("id = (SELECT message_id FROM episodes WHERE id = ?1)".into(), vec![id.0.to_string()]),
+            ForgetScope::Episode(id) => (
+                "id = (SELECT message_id FROM episodes WHERE id = ?1)".into(),
+                vec![id.0.to_string()],
+            ),
             ForgetScope::Session(id) => ("session_id = ?1".into(), vec![id.0.to_string()]),
-            ForgetScope::TimeRange { from, to } => ("sent_at >= ?1 AND sent_at < ?2".into(), vec![fmt_utc(*from), fmt_utc(*to)]),
+            ForgetScope::TimeRange { from, to } => (
+                "sent_at >= ?1 AND sent_at < ?2".into(),
+                vec![fmt_utc(*from), fmt_utc(*to)],
+            ),
             ForgetScope::Last(d) => {
                 let now = self.clock.now();
                 // Up to and including now: a message written this very second is in the last hour.
-                ("sent_at >= ?1 AND sent_at <= ?2".into(), vec![fmt_utc(now - *d), fmt_utc(now)])
+                let from = now
+                    .checked_sub_signed(*d)
+                    .unwrap_or(DateTime::<Utc>::MIN_UTC);
+                (
+                    "sent_at >= ?1 AND sent_at <= ?2".into(),
+                    vec![fmt_utc(from), fmt_utc(now)],
+                )
             }
             ForgetScope::Context => ("1 = 1".into(), vec![]),
         }
@@ -233,27 +307,38 @@ fn forget_messages(
 ) -> Result<()> {
     let in_scope = format!("SELECT id FROM messages WHERE {filter}");
     let p = || rusqlite::params_from_iter(args);
-    let count = |sql: String| -> rusqlite::Result<usize> { tx.query_row(&sql, p(), |r| r.get::<_, i64>(0)).map(|n| n as usize) };
-    receipt.episodes += count(format!("SELECT count(*) FROM episodes WHERE message_id IN ({in_scope})"))?;
+    let count = |sql: String| -> rusqlite::Result<usize> {
+        tx.query_row(&sql, p(), |r| r.get::<_, i64>(0))
+            .map(|n| n as usize)
+    };
+    receipt.episodes += count(format!(
+        "SELECT count(*) FROM episodes WHERE message_id IN ({in_scope})"
+    ))?;
     receipt.embeddings += count(format!(
         "SELECT count(*) FROM embeddings WHERE episode_id IN (SELECT id FROM episodes WHERE message_id IN ({in_scope}))"
     ))?;
     receipt.participants += count(format!(
         "SELECT count(*) FROM episode_participants WHERE episode_id IN (SELECT id FROM episodes WHERE message_id IN ({in_scope}))"
     ))?;
-    let (from, to): (Option<String>, Option<String>) =
-        tx.query_row(&format!("SELECT min(sent_at), max(sent_at) FROM messages WHERE {filter}"), p(), |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+    let (from, to): (Option<String>, Option<String>) = tx.query_row(
+        &format!("SELECT min(sent_at), max(sent_at) FROM messages WHERE {filter}"),
+        p(),
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     receipt.from = from.as_deref().map(parse_utc).transpose()?;
     receipt.to = to.as_deref().map(parse_utc).transpose()?;
     {
-        let mut stmt = tx.prepare(&format!("SELECT text, sent_at FROM messages WHERE {filter}"))?;
+        let mut stmt = tx.prepare(&format!(
+            "SELECT text, sent_at FROM messages WHERE {filter}"
+        ))?;
         let rows = stmt
-            .query_map(p(), |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .query_map(p(), |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         for (text, sent_at) in rows {
-            receipt.tombstones += write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, receipt.at)?;
+            receipt.tombstones +=
+                write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, receipt.at)?;
         }
     }
     // Episodes, their embeddings, participants and full-text rows go by ON DELETE CASCADE and
@@ -262,7 +347,12 @@ fn forget_messages(
     Ok(())
 }
 
-fn forget_episode(tx: &Transaction<'_>, id: EpisodeId, secret: &[u8], receipt: &mut ForgetReceipt) -> Result<()> {
+fn forget_episode(
+    tx: &Transaction<'_>,
+    id: EpisodeId,
+    secret: &[u8],
+    receipt: &mut ForgetReceipt,
+) -> Result<()> {
     let found: Option<(i64, i64, i64, String, String)> = tx
         .query_row(
             "SELECT e.message_id, e.span_start, e.span_end, m.text, m.sent_at FROM episodes e
@@ -271,26 +361,38 @@ fn forget_episode(tx: &Transaction<'_>, id: EpisodeId, secret: &[u8], receipt: &
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
         .optional()?;
-    let (message_id, start, end, text, sent_at) = found.ok_or(Error::NotFound { kind: "episode", id: id.0 })?;
+    let (message_id, start, end, text, sent_at) = found.ok_or(Error::NotFound {
+        kind: "episode",
+        id: id.0,
+    })?;
     let sent_at = parse_utc(&sent_at)?;
     (receipt.from, receipt.to) = (Some(sent_at), Some(sent_at));
-    let others: i64 =
-        tx.query_row("SELECT count(*) FROM episodes WHERE message_id = ?1 AND id != ?2", [message_id, id.0], |r| r.get(0))?;
+    let others: i64 = tx.query_row(
+        "SELECT count(*) FROM episodes WHERE message_id = ?1 AND id != ?2",
+        [message_id, id.0],
+        |r| r.get(0),
+    )?;
     if others == 0 {
         // Nothing else rests on the message: it goes whole, with the episode.
         let filter = "id = ?1";
         return forget_messages(tx, filter, &[message_id.to_string()], secret, receipt);
     }
-    let count = |sql: &str| -> rusqlite::Result<usize> { tx.query_row(sql, [id.0], |r| r.get::<_, i64>(0)).map(|n| n as usize) };
+    let count = |sql: &str| -> rusqlite::Result<usize> {
+        tx.query_row(sql, [id.0], |r| r.get::<_, i64>(0))
+            .map(|n| n as usize)
+    };
     receipt.embeddings += count("SELECT count(*) FROM embeddings WHERE episode_id = ?1")?;
-    receipt.participants += count("SELECT count(*) FROM episode_participants WHERE episode_id = ?1")?;
+    receipt.participants +=
+        count("SELECT count(*) FROM episode_participants WHERE episode_id = ?1")?;
     receipt.episodes += tx.execute("DELETE FROM episodes WHERE id = ?1", [id.0])?;
     // Cut the words out of the message the other episodes still rest on, and move their
     // spans by the change in length. The message can no longer be matched by its old content,
     // so a tombstone of the original keeps a re-import from restoring it.
     let (start, end) = (start as usize, end as usize);
     let (Some(before), Some(after)) = (text.get(..start), text.get(end..)) else {
-        return Err(Error::InvalidInput(format!("episode {id} has a span outside its message")));
+        return Err(Error::InvalidInput(format!(
+            "episode {id} has a span outside its message"
+        )));
     };
     let redacted = format!("{before}{REDACTED}{after}");
     let delta = REDACTED.len() as i64 - (end - start) as i64;
@@ -326,16 +428,24 @@ fn write_tombstone(
 /// does not block every later "thanks!", and a user who says a forgotten thing again later is
 /// heard again; a re-import of the same export carries the same times and stays blocked.
 pub(crate) fn tombstone_hash(secret: &[u8], text: &str, sent_at: DateTime<Utc>) -> String {
-    let words = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let words = text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
     let normalised = format!("{words}\u{1f}{}", sent_at.format("%Y-%m-%dT%H:%M"));
     // HMAC accepts keys of any length; the error case cannot happen.
-    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else { return String::new() };
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else {
+        return String::new();
+    };
     mac.update(normalised.as_bytes());
     hex(&mac.finalize().into_bytes())
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2).filter_map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+    (0..s.len() / 2)
+        .filter_map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect()
 }
 
 #[cfg(test)]
@@ -352,8 +462,16 @@ mod tests {
             tombstone_hash(b"k1", "the launch is friday.", t + Duration::seconds(30)),
             "a re-export with other spacing, or seconds rounded, still matches"
         );
-        assert_ne!(a, tombstone_hash(b"k2", "the launch is friday.", t), "another context's key gives another hash");
-        assert_ne!(a, tombstone_hash(b"k1", "the launch is friday.", t + Duration::days(3)), "saying it again later is new");
+        assert_ne!(
+            a,
+            tombstone_hash(b"k2", "the launch is friday.", t),
+            "another context's key gives another hash"
+        );
+        assert_ne!(
+            a,
+            tombstone_hash(b"k1", "the launch is friday.", t + Duration::days(3)),
+            "saying it again later is new"
+        );
         assert_eq!(a.len(), 64, "hex of 32 bytes");
         assert!(!a.contains("launch"), "no plaintext in a tombstone");
     }

@@ -42,8 +42,8 @@ pub mod llm;
 pub mod mode;
 pub mod model;
 pub mod recall;
-pub mod scenario;
 pub mod retention;
+pub mod scenario;
 pub mod settings;
 pub(crate) mod store;
 #[cfg(test)]

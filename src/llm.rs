@@ -24,7 +24,12 @@ pub struct LlmConfig {
 impl LlmConfig {
     /// A config with the default timeout and no key.
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Self {
-        LlmConfig { base_url: base_url.into(), model: model.into(), api_key: None, timeout: Duration::from_secs(60) }
+        LlmConfig {
+            base_url: base_url.into(),
+            model: model.into(),
+            api_key: None,
+            timeout: Duration::from_secs(60),
+        }
     }
 }
 
@@ -62,7 +67,10 @@ impl ChatModel for OpenAiChat {
     }
 
     fn complete(&self, system: &str, user: &str) -> Result<String> {
-        let url = format!("{}/chat/completions", self.config.base_url.trim_end_matches('/'));
+        let url = format!(
+            "{}/chat/completions",
+            self.config.base_url.trim_end_matches('/')
+        );
         let body = json!({
             "model": self.config.model,
             "temperature": 0,
@@ -71,7 +79,10 @@ impl ChatModel for OpenAiChat {
                 {"role": "user", "content": user},
             ],
         });
-        let mut request = self.agent.post(&url).header("content-type", "application/json");
+        let mut request = self
+            .agent
+            .post(&url)
+            .header("content-type", "application/json");
         if let Some(key) = &self.config.api_key {
             request = request.header("authorization", &format!("Bearer {key}"));
         }
@@ -92,6 +103,10 @@ impl ChatModel for OpenAiChat {
         value["choices"][0]["message"]["content"]
             .as_str()
             .map(str::to_string)
-            .ok_or_else(|| Error::Llm(format!("{url}: the reply has no choices[0].message.content")))
+            .ok_or_else(|| {
+                Error::Llm(format!(
+                    "{url}: the reply has no choices[0].message.content"
+                ))
+            })
     }
 }

@@ -41,7 +41,9 @@ impl FromStr for Mode {
             "remember" => Ok(Mode::Remember),
             "recall_only" | "recall-only" => Ok(Mode::RecallOnly),
             "paused" => Ok(Mode::Paused),
-            other => Err(Error::InvalidInput(format!("unknown mode `{other}`: use remember, recall_only or paused"))),
+            other => Err(Error::InvalidInput(format!(
+                "unknown mode `{other}`: use remember, recall_only or paused"
+            ))),
         }
     }
 }
@@ -58,7 +60,11 @@ impl Engine {
         let stored: Option<String> = self
             .store
             .conn()
-            .query_row("SELECT value FROM context_settings WHERE key = 'mode'", [], |r| r.get(0))
+            .query_row(
+                "SELECT value FROM context_settings WHERE key = 'mode'",
+                [],
+                |r| r.get(0),
+            )
             .optional()?;
         stored.as_deref().map_or(Ok(Mode::Remember), str::parse)
     }
@@ -77,14 +83,22 @@ impl Engine {
     pub(crate) fn require_capture(&self, action: &'static str) -> Result<()> {
         match self.mode()? {
             Mode::Remember => Ok(()),
-            mode => Err(Error::ModeForbids { context: self.context.to_string(), mode, action }),
+            mode => Err(Error::ModeForbids {
+                context: self.context.to_string(),
+                mode,
+                action,
+            }),
         }
     }
 
     /// [`Error::ModeForbids`] when the context is paused.
     pub(crate) fn require_recall(&self) -> Result<()> {
         match self.mode()? {
-            Mode::Paused => Err(Error::ModeForbids { context: self.context.to_string(), mode: Mode::Paused, action: "recall" }),
+            Mode::Paused => Err(Error::ModeForbids {
+                context: self.context.to_string(),
+                mode: Mode::Paused,
+                action: "recall",
+            }),
             _ => Ok(()),
         }
     }

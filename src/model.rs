@@ -182,13 +182,19 @@ impl Salience {
         if (0.0..=1.0).contains(&value) {
             Ok(Salience(value))
         } else {
-            Err(Error::InvalidInput(format!("salience {value} is outside [0, 1]")))
+            Err(Error::InvalidInput(format!(
+                "salience {value} is outside [0, 1]"
+            )))
         }
     }
 
     /// A salience clamped into `[0, 1]` (NaN becomes 0).
     pub fn clamped(value: f64) -> Self {
-        if value.is_nan() { Salience(0.0) } else { Salience(value.clamp(0.0, 1.0)) }
+        if value.is_nan() {
+            Salience(0.0)
+        } else {
+            Salience(value.clamp(0.0, 1.0))
+        }
     }
 
     /// The value in `[0, 1]`.
@@ -222,7 +228,9 @@ impl Stability {
         if days.is_finite() && days > 0.0 {
             Ok(Stability(days))
         } else {
-            Err(Error::InvalidInput(format!("stability {days} days must be finite and > 0")))
+            Err(Error::InvalidInput(format!(
+                "stability {days} days must be finite and > 0"
+            )))
         }
     }
 

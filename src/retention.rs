@@ -18,9 +18,16 @@ impl Engine {
         let stored: Option<String> = self
             .store
             .conn()
-            .query_row("SELECT value FROM context_settings WHERE key = 'routine_retention_days'", [], |r| r.get(0))
+            .query_row(
+                "SELECT value FROM context_settings WHERE key = 'routine_retention_days'",
+                [],
+                |r| r.get(0),
+            )
             .optional()?;
-        Ok(stored.and_then(|s| s.parse().ok()).filter(|d| *d > 0).unwrap_or(DEFAULT_ROUTINE_RETENTION_DAYS))
+        Ok(stored
+            .and_then(|s| s.parse().ok())
+            .filter(|d| *d > 0)
+            .unwrap_or(DEFAULT_ROUTINE_RETENTION_DAYS))
     }
 
     /// Sets the routine retention in days (at least 1).

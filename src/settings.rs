@@ -31,16 +31,24 @@ impl Settings {
     /// `MINNE_LLM_URL`, `MINNE_LLM_MODEL` and `MINNE_LLM_API_KEY`.
     pub fn from_env() -> Result<Settings> {
         let dirs = directories::ProjectDirs::from("", "", "minne").ok_or_else(|| {
-            Error::InvalidInput("no home folder found: set MINNE_DATA_DIR and MINNE_MODELS_DIR".into())
+            Error::InvalidInput(
+                "no home folder found: set MINNE_DATA_DIR and MINNE_MODELS_DIR".into(),
+            )
         })?;
-        let data_dir = non_empty_env("MINNE_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| dirs.data_dir().to_path_buf());
-        let models_dir =
-            non_empty_env("MINNE_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| dirs.cache_dir().to_path_buf());
+        let data_dir = non_empty_env("MINNE_DATA_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| dirs.data_dir().to_path_buf());
+        let models_dir = non_empty_env("MINNE_MODELS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| dirs.cache_dir().to_path_buf());
         let model = match non_empty_env("MINNE_MODEL") {
             Some(id) => id.parse()?,
             None => DEFAULT_MODEL,
         };
-        let llm = match (non_empty_env("MINNE_LLM_URL"), non_empty_env("MINNE_LLM_MODEL")) {
+        let llm = match (
+            non_empty_env("MINNE_LLM_URL"),
+            non_empty_env("MINNE_LLM_MODEL"),
+        ) {
             (Some(url), Some(model)) => {
                 let mut config = LlmConfig::new(url, model);
                 config.api_key = non_empty_env("MINNE_LLM_API_KEY");
@@ -53,7 +61,12 @@ impl Settings {
                 ));
             }
         };
-        Ok(Settings { data_dir, models_dir, model, llm })
+        Ok(Settings {
+            data_dir,
+            models_dir,
+            model,
+            llm,
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! chat-completions protocol, started by the test on loopback: verified quotes are stored,
 //! invented ones dropped and counted, and malformed replies or a dead endpoint fall back to the
 //! rules without losing a message.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 mod common;
 
@@ -18,8 +19,7 @@ use minne::llm::{LlmConfig, OpenAiChat};
 use minne::model::{ActKind, Role};
 use minne::{ContextName, Engine};
 
-const SEED_EXAMPLE: &str =
-    "No, the launch is Friday, not next week. I told you. Also grabbed coffee with Sara this morning.";
+const SEED_EXAMPLE: &str = "No, the launch is Friday, not next week. I told you. Also grabbed coffee with Sara this morning.";
 
 /// Serves `replies[i]` as the assistant content of the i-th request (the last one repeats).
 /// Returns the base URL and a request counter.
@@ -45,7 +45,10 @@ fn serve(replies: Vec<String>) -> (String, Arc<AtomicUsize>) {
             let mut body = vec![0; length];
             let _ = reader.read_exact(&mut body);
             let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-            assert_eq!(request["model"], "test-model", "the configured model name is sent");
+            assert_eq!(
+                request["model"], "test-model",
+                "the configured model name is sent"
+            );
             let i = seen.fetch_add(1, Ordering::SeqCst);
             let content = replies[i.min(replies.len() - 1)].clone();
             let reply = serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}}]});
@@ -66,7 +69,13 @@ fn at() -> DateTime<Utc> {
 
 fn engine(dir: &std::path::Path, url: Option<&str>) -> Engine {
     let clock = Arc::new(FixedClock::new(at()));
-    let mut engine = Engine::open(dir, &ContextName::new("personal").unwrap(), common::real_embedder(), clock).unwrap();
+    let mut engine = Engine::open(
+        dir,
+        &ContextName::new("personal").unwrap(),
+        common::real_embedder(),
+        clock,
+    )
+    .unwrap();
     if let Some(url) = url {
         let mut config = LlmConfig::new(url, "test-model");
         config.timeout = Duration::from_secs(5);
@@ -100,25 +109,41 @@ fn verified_quotes_are_kept_and_an_invented_one_is_dropped_and_counted() {
     let (url, requests) = serve(vec![format!("```json\n{reply}\n```")]);
     let dir = tempfile::tempdir().unwrap();
     let mut engine = engine(dir.path(), Some(&url));
-    engine.import_sessions(&[seed_session()], "test", &mut |_| {}).unwrap();
-    assert_eq!(requests.load(Ordering::SeqCst), 1, "one call for the one window");
+    engine
+        .import_sessions(&[seed_session()], "test", &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        requests.load(Ordering::SeqCst),
+        1,
+        "one call for the one window"
+    );
 
     let episodes = engine.list_episodes(10, 0).unwrap();
-    let mut kinds: Vec<(ActKind, &str)> = episodes.iter().map(|e| (e.kind, e.text.as_str())).collect();
+    let mut kinds: Vec<(ActKind, &str)> =
+        episodes.iter().map(|e| (e.kind, e.text.as_str())).collect();
     kinds.sort();
     assert_eq!(
         kinds,
         [
             (ActKind::Correction, "the launch is Friday, not next week"),
-            (ActKind::Observation, "grabbed coffee with Sara this morning"),
+            (
+                ActKind::Observation,
+                "grabbed coffee with Sara this morning"
+            ),
         ],
         "the two quotes found in the message are stored verbatim; the invented one is not"
     );
-    let coffee = episodes.iter().find(|e| e.kind == ActKind::Observation).unwrap();
+    let coffee = episodes
+        .iter()
+        .find(|e| e.kind == ActKind::Observation)
+        .unwrap();
     assert_eq!(coffee.participants, ["Sara"]);
     let status = engine.capture_status(1).unwrap();
     let job = &status.recent_jobs[0];
-    assert_eq!(job.suspected_hallucinations, 1, "the invented quote is counted as a suspected hallucination");
+    assert_eq!(
+        job.suspected_hallucinations, 1,
+        "the invented quote is counted as a suspected hallucination"
+    );
     assert_eq!(job.extractor, "llm:test-model");
     assert_eq!(job.status, "done");
 }
@@ -128,33 +153,60 @@ fn malformed_json_falls_back_to_the_rules() {
     let (url, requests) = serve(vec!["{\"episodes\": [{\"message\": 1, \"quote\": ".into()]);
     let dir = tempfile::tempdir().unwrap();
     let mut with_llm = engine(dir.path(), Some(&url));
-    with_llm.import_sessions(&[seed_session()], "test", &mut |_| {}).unwrap();
+    with_llm
+        .import_sessions(&[seed_session()], "test", &mut |_| {})
+        .unwrap();
     assert_eq!(requests.load(Ordering::SeqCst), 1);
 
     let rules_dir = tempfile::tempdir().unwrap();
     let mut rules_only = engine(rules_dir.path(), None);
-    rules_only.import_sessions(&[seed_session()], "test", &mut |_| {}).unwrap();
+    rules_only
+        .import_sessions(&[seed_session()], "test", &mut |_| {})
+        .unwrap();
 
     let texts = |e: &Engine| {
-        let mut v: Vec<(ActKind, String)> =
-            e.list_episodes(10, 0).unwrap().into_iter().map(|e| (e.kind, e.text)).collect();
+        let mut v: Vec<(ActKind, String)> = e
+            .list_episodes(10, 0)
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.kind, e.text))
+            .collect();
         v.sort();
         v
     };
     let got = texts(&with_llm);
-    assert!(!got.is_empty(), "a broken reply loses nothing: the rules still capture the message");
-    assert_eq!(got, texts(&rules_only), "the fallback is exactly the rule-based capture");
-    assert_eq!(with_llm.capture_status(1).unwrap().recent_jobs[0].status, "done");
+    assert!(
+        !got.is_empty(),
+        "a broken reply loses nothing: the rules still capture the message"
+    );
+    assert_eq!(
+        got,
+        texts(&rules_only),
+        "the fallback is exactly the rule-based capture"
+    );
+    assert_eq!(
+        with_llm.capture_status(1).unwrap().recent_jobs[0].status,
+        "done"
+    );
 }
 
 #[test]
 fn an_unreachable_endpoint_falls_back_without_blocking() {
     // A port that was free a moment ago: nothing listens there.
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let dir = tempfile::tempdir().unwrap();
     let mut engine = engine(dir.path(), Some(&format!("http://127.0.0.1:{port}/v1")));
-    let report = engine.import_sessions(&[seed_session()], "test", &mut |_| {}).unwrap();
-    assert!(report.episodes_added >= 1, "capture falls back to the rules and still stores the message's episodes");
+    let report = engine
+        .import_sessions(&[seed_session()], "test", &mut |_| {})
+        .unwrap();
+    assert!(
+        report.episodes_added >= 1,
+        "capture falls back to the rules and still stores the message's episodes"
+    );
     let status = engine.capture_status(1).unwrap();
     assert_eq!(status.messages_pending, 0, "no message is left waiting");
 }

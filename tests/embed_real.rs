@@ -6,6 +6,7 @@
 //!
 //! Throughput is printed, never asserted, by the ignored test `throughput`:
 //! `cargo test --release --test embed_real -- --ignored --nocapture throughput`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

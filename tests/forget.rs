@@ -1,5 +1,6 @@
 //! Forgetting is real: the words leave every file under the data dir, a re-import does not
 //! bring them back, and "forget the last hour" takes exactly the last hour.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 mod common;
 
@@ -32,7 +33,13 @@ fn transcript(dir: &Path) -> std::path::PathBuf {
 }
 
 fn open(data: &Path, clock: Arc<FixedClock>) -> Engine {
-    Engine::open(data, &ContextName::new("personal").unwrap(), common::real_embedder(), clock).unwrap()
+    Engine::open(
+        data,
+        &ContextName::new("personal").unwrap(),
+        common::real_embedder(),
+        clock,
+    )
+    .unwrap()
 }
 
 /// Occurrences of `needle` in every file under `dir`, byte by byte, any case.
@@ -46,7 +53,10 @@ fn occurrences(dir: &Path, needle: &str) -> Vec<String> {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap().to_ascii_lowercase();
-        let n = bytes.windows(needle.len()).filter(|w| *w == needle.as_bytes()).count();
+        let n = bytes
+            .windows(needle.len())
+            .filter(|w| *w == needle.as_bytes())
+            .count();
         if n > 0 {
             hits.push(format!("{}: {n}", path.display()));
         }
@@ -61,10 +71,24 @@ fn forgotten_words_leave_every_file_and_do_not_come_back_on_reimport() {
     let file = transcript(dir.path());
     let clock = Arc::new(FixedClock::new(t(10, 0)));
     let mut engine = open(&data, clock.clone());
-    engine.import(&file, &ImportOptions::new(ImportFormat::Transcript), &mut |_| {}).unwrap();
-    assert!(!occurrences(&data, MARKER).is_empty(), "the marker is stored before the forget (else the test proves nothing)");
+    engine
+        .import(
+            &file,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert!(
+        !occurrences(&data, MARKER).is_empty(),
+        "the marker is stored before the forget (else the test proves nothing)"
+    );
 
-    let marked: Vec<_> = engine.list_episodes(100, 0).unwrap().into_iter().filter(|e| e.text.contains(MARKER)).collect();
+    let marked: Vec<_> = engine
+        .list_episodes(100, 0)
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.text.contains(MARKER))
+        .collect();
     assert!(!marked.is_empty());
     for e in &marked {
         engine.forget(&ForgetScope::Episode(e.id)).unwrap();
@@ -77,11 +101,29 @@ fn forgotten_words_leave_every_file_and_do_not_come_back_on_reimport() {
     );
 
     let mut engine = open(&data, clock);
-    let again = engine.import(&file, &ImportOptions::new(ImportFormat::Transcript), &mut |_| {}).unwrap();
-    assert_eq!(again.messages_added, 0, "the tombstone keeps a re-import from restoring the forgotten message");
-    assert!(engine.list_episodes(100, 0).unwrap().iter().all(|e| !e.text.contains(MARKER)));
+    let again = engine
+        .import(
+            &file,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(
+        again.messages_added, 0,
+        "the tombstone keeps a re-import from restoring the forgotten message"
+    );
+    assert!(
+        engine
+            .list_episodes(100, 0)
+            .unwrap()
+            .iter()
+            .all(|e| !e.text.contains(MARKER))
+    );
     drop(engine);
-    assert!(occurrences(&data, MARKER).is_empty(), "and the re-import wrote no byte of it either");
+    assert!(
+        occurrences(&data, MARKER).is_empty(),
+        "and the re-import wrote no byte of it either"
+    );
 }
 
 #[test]
@@ -92,18 +134,44 @@ fn forget_the_last_hour_takes_exactly_the_last_hour() {
     // Now is 10:15: the last hour is [09:15, 10:15], holding the 09:30 and 09:45 messages.
     let clock = Arc::new(FixedClock::new(t(10, 15)));
     let mut engine = open(&data, clock);
-    engine.import(&file, &ImportOptions::new(ImportFormat::Transcript), &mut |_| {}).unwrap();
+    engine
+        .import(
+            &file,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap();
     let before = engine.list_episodes(100, 0).unwrap();
-    let preview = engine.preview_forget(&ForgetScope::Last(Duration::hours(1))).unwrap();
-    assert_eq!(preview.messages, 2, "two messages were written in the last hour");
-    let receipt = engine.forget(&ForgetScope::Last(Duration::hours(1))).unwrap();
+    let preview = engine
+        .preview_forget(&ForgetScope::Last(Duration::hours(1)))
+        .unwrap();
+    assert_eq!(
+        preview.messages, 2,
+        "two messages were written in the last hour"
+    );
+    let receipt = engine
+        .forget(&ForgetScope::Last(Duration::hours(1)))
+        .unwrap();
     assert_eq!(receipt.messages, 2);
-    assert_eq!((receipt.from, receipt.to), (Some(t(9, 30)), Some(t(9, 45))), "the receipt gives the time range that went");
-    assert_eq!(receipt.embeddings, receipt.episodes, "each forgotten episode's vector went with it");
+    assert_eq!(
+        (receipt.from, receipt.to),
+        (Some(t(9, 30)), Some(t(9, 45))),
+        "the receipt gives the time range that went"
+    );
+    assert_eq!(
+        receipt.embeddings, receipt.episodes,
+        "each forgotten episode's vector went with it"
+    );
     let after = engine.list_episodes(100, 0).unwrap();
     assert_eq!(before.len() - after.len(), receipt.episodes);
-    assert!(after.iter().all(|e| e.occurred_at < t(9, 15)), "nothing from the last hour is left");
-    assert!(after.iter().any(|e| e.text.contains("gate code")), "older memories stay");
+    assert!(
+        after.iter().all(|e| e.occurred_at < t(9, 15)),
+        "nothing from the last hour is left"
+    );
+    assert!(
+        after.iter().any(|e| e.text.contains("gate code")),
+        "older memories stay"
+    );
 }
 
 #[test]
@@ -116,22 +184,41 @@ fn forgetting_one_episode_of_a_message_keeps_the_others_intact() {
         {"role": "user", "text": text, "timestamp": "2026-03-04T17:50:00+01:00"}]}]});
     std::fs::write(&path, json.to_string()).unwrap();
     let mut engine = open(&data, Arc::new(FixedClock::new(t(20, 0))));
-    engine.import(&path, &ImportOptions::new(ImportFormat::Transcript), &mut |_| {}).unwrap();
+    engine
+        .import(
+            &path,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap();
     let episodes = engine.list_episodes(10, 0).unwrap();
     if episodes.len() < 2 {
         panic!("seed 004's example must give two episodes, got {episodes:#?}");
     }
     let first = episodes.iter().min_by_key(|e| e.span.0).unwrap().clone();
     let receipt = engine.forget_episode(first.id).unwrap();
-    assert_eq!((receipt.messages, receipt.messages_redacted), (0, 1), "the message stays for the other episode, cut");
+    assert_eq!(
+        (receipt.messages, receipt.messages_redacted),
+        (0, 1),
+        "the message stays for the other episode, cut"
+    );
     let left = engine.list_episodes(10, 0).unwrap();
     assert_eq!(left.len(), episodes.len() - 1);
     drop(engine);
     let conn = rusqlite::Connection::open(data.join("personal.sqlite")).unwrap();
-    let stored: String = conn.query_row("SELECT text FROM messages", [], |r| r.get(0)).unwrap();
-    assert!(!stored.contains(&first.text), "the forgotten words are cut from the stored message");
+    let stored: String = conn
+        .query_row("SELECT text FROM messages", [], |r| r.get(0))
+        .unwrap();
+    assert!(
+        !stored.contains(&first.text),
+        "the forgotten words are cut from the stored message"
+    );
     for e in &left {
-        assert_eq!(&stored[e.span.0..e.span.1], e.text, "the remaining episodes' spans still point at their words");
+        assert_eq!(
+            &stored[e.span.0..e.span.1],
+            e.text,
+            "the remaining episodes' spans still point at their words"
+        );
     }
 }
 
@@ -144,15 +231,45 @@ fn routine_episodes_are_purged_after_the_retention_period_and_nothing_else_expir
         {"role": "user", "text": "Thanks!", "timestamp": "2026-01-01T10:00:00Z"},
         {"role": "user", "text": "We decided to sell the old car in spring.", "timestamp": "2026-01-01T10:01:00Z"}]}]});
     std::fs::write(&path, json.to_string()).unwrap();
-    let clock = Arc::new(FixedClock::new(Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap()));
+    let clock = Arc::new(FixedClock::new(
+        Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap(),
+    ));
     let mut engine = open(&data, clock.clone());
-    engine.import(&path, &ImportOptions::new(ImportFormat::Transcript), &mut |_| {}).unwrap();
-    let kinds = |e: &Engine| e.list_episodes(10, 0).unwrap().into_iter().map(|e| e.kind.as_str()).collect::<Vec<_>>();
-    assert!(kinds(&engine).contains(&"routine"), "a bare thanks is routine: {:?}", kinds(&engine));
+    engine
+        .import(
+            &path,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap();
+    let kinds = |e: &Engine| {
+        e.list_episodes(10, 0)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.kind.as_str())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        kinds(&engine).contains(&"routine"),
+        "a bare thanks is routine: {:?}",
+        kinds(&engine)
+    );
 
     clock.set(Utc.with_ymd_and_hms(2026, 3, 31, 11, 0, 0).unwrap()); // 89 days later
-    assert_eq!(engine.purge_expired_routine().unwrap(), 0, "within 90 days nothing goes");
+    assert_eq!(
+        engine.purge_expired_routine().unwrap(),
+        0,
+        "within 90 days nothing goes"
+    );
     clock.set(Utc.with_ymd_and_hms(2026, 4, 2, 12, 0, 0).unwrap()); // 91 days later
-    assert_eq!(engine.purge_expired_routine().unwrap(), 1, "the routine thanks ages out after 90 days");
-    assert_eq!(kinds(&engine), ["decision"], "the decision is kept: only routine expires");
+    assert_eq!(
+        engine.purge_expired_routine().unwrap(),
+        1,
+        "the routine thanks ages out after 90 days"
+    );
+    assert_eq!(
+        kinds(&engine),
+        ["decision"],
+        "the decision is kept: only routine expires"
+    );
 }

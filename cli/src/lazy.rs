@@ -16,7 +16,11 @@ pub struct LazyEmbedder {
 
 impl LazyEmbedder {
     pub fn new(models_dir: PathBuf, choice: ModelChoice) -> Self {
-        LazyEmbedder { models_dir, choice, loaded: OnceLock::new() }
+        LazyEmbedder {
+            models_dir,
+            choice,
+            loaded: OnceLock::new(),
+        }
     }
 
     fn get(&self) -> minne::Result<&Arc<dyn Embedder>> {

@@ -94,7 +94,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     if let Some(dir) = cli.models_dir {
         settings.models_dir = dir;
     }
-    let env = commands::Env { settings, context: minne::ContextName::new(&cli.context)? };
+    let env = commands::Env {
+        settings,
+        context: minne::ContextName::new(&cli.context)?,
+    };
     match cli.command {
         Command::Import(args) => commands::import::run(&env, args),
         Command::Recall(args) => commands::recall::run(&env, args),

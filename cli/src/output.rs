@@ -28,12 +28,20 @@ pub fn hit_line(h: &RecallHit) -> String {
         e.actor,
         one_line(&e.text, 160),
         h.parts.relevance,
-        if h.parts.from_neighbour { " from a neighbouring turn" } else { "" },
+        if h.parts.from_neighbour {
+            " from a neighbouring turn"
+        } else {
+            ""
+        },
         h.parts.similarity,
         h.parts.lexical,
         h.parts.retrievability,
         h.parts.salience,
-        if h.parts.person_match { " · the person asked about" } else { "" },
+        if h.parts.person_match {
+            " · the person asked about"
+        } else {
+            ""
+        },
         age(h.age_days),
         e.kind.as_str(),
         e.id,

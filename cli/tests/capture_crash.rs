@@ -1,6 +1,7 @@
 //! Crash safety of capture: `minne import` killed with SIGKILL in the middle of its capture
 //! job, then `minne capture` run again, must end with exactly the episodes and embeddings a
 //! clean import gives: none lost, none twice.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -11,7 +12,8 @@ use assert_cmd::cargo::CommandCargoExt;
 use rusqlite::{Connection, OpenFlags};
 
 fn locomo() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/locomo/locomo-dev.json");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/locomo/locomo-dev.json");
     if path.exists() {
         Some(path)
     } else {
@@ -37,16 +39,26 @@ fn snapshot(db: &Path) -> (Vec<(String, i64, i64, String)>, i64) {
              JOIN messages m ON m.id = e.message_id ORDER BY 1, 2, 3",
         )
         .unwrap();
-    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap();
     let episodes = rows.collect::<Result<Vec<_>, _>>().unwrap();
-    let embeddings = conn.query_row("SELECT count(*) FROM embeddings", [], |r| r.get(0)).unwrap();
+    let embeddings = conn
+        .query_row("SELECT count(*) FROM embeddings", [], |r| r.get(0))
+        .unwrap();
     (episodes, embeddings)
 }
 
 fn job_running(db: &Path) -> bool {
-    let Ok(conn) = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY) else { return false };
-    conn.query_row("SELECT count(*) FROM capture_jobs WHERE status = 'running'", [], |r| r.get::<_, i64>(0))
-        .is_ok_and(|n| n > 0)
+    let Ok(conn) = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY) else {
+        return false;
+    };
+    conn.query_row(
+        "SELECT count(*) FROM capture_jobs WHERE status = 'running'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .is_ok_and(|n| n > 0)
 }
 
 #[test]
@@ -55,10 +67,22 @@ fn killed_capture_resumes_with_exactly_one_copy_of_each_episode() {
     let dir = tempfile::tempdir().unwrap();
 
     let clean = dir.path().join("clean");
-    Command::cargo_bin("minne").unwrap().env("MINNE_DATA_DIR", &clean).args(import_args(&file)).assert().success();
+    Command::cargo_bin("minne")
+        .unwrap()
+        .env("MINNE_DATA_DIR", &clean)
+        .args(import_args(&file))
+        .assert()
+        .success();
     let (want, want_embeddings) = snapshot(&clean.join("personal.sqlite"));
-    assert!(want.len() >= 400, "conv-26 has 419 turns, each yields at least one episode");
-    assert_eq!(want_embeddings as usize, want.len(), "every episode has one vector");
+    assert!(
+        want.len() >= 400,
+        "conv-26 has 419 turns, each yields at least one episode"
+    );
+    assert_eq!(
+        want_embeddings as usize,
+        want.len(),
+        "every episode has one vector"
+    );
 
     let mut killed_mid_job = 0;
     for attempt in 0..4u64 {
@@ -87,19 +111,39 @@ fn killed_capture_resumes_with_exactly_one_copy_of_each_episode() {
         if partial.len() < want.len() || job_running(&db) {
             killed_mid_job += 1;
         }
-        Command::cargo_bin("minne").unwrap().env("MINNE_DATA_DIR", &data).arg("capture").assert().success();
+        Command::cargo_bin("minne")
+            .unwrap()
+            .env("MINNE_DATA_DIR", &data)
+            .arg("capture")
+            .assert()
+            .success();
         let (got, embeddings) = snapshot(&db);
-        assert_eq!(got, want, "after resuming, the episodes are exactly those of a clean import");
-        assert_eq!(embeddings, want_embeddings, "and so are the embeddings: none missing, none twice");
+        assert_eq!(
+            got, want,
+            "after resuming, the episodes are exactly those of a clean import"
+        );
+        assert_eq!(
+            embeddings, want_embeddings,
+            "and so are the embeddings: none missing, none twice"
+        );
         let conn = Connection::open(&db).unwrap();
-        let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        let integrity: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(integrity, "ok");
         let open: i64 = conn
-            .query_row("SELECT count(*) FROM capture_jobs WHERE status IN ('queued', 'running')", [], |r| r.get(0))
+            .query_row(
+                "SELECT count(*) FROM capture_jobs WHERE status IN ('queued', 'running')",
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(open, 0, "the interrupted job was resumed and finished");
     }
-    assert!(killed_mid_job > 0, "at least one kill must land inside the capture job for this test to mean anything");
+    assert!(
+        killed_mid_job > 0,
+        "at least one kill must land inside the capture job for this test to mean anything"
+    );
 }
 
 fn small_transcript(n: usize) -> String {
@@ -125,7 +169,10 @@ fn next(seed: &mut u64) -> u64 {
 
 #[test]
 fn import_killed_at_random_points_a_hundred_times_keeps_the_store_sound() {
-    let runs: usize = std::env::var("MINNE_KILL_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
+    let runs: usize = std::env::var("MINNE_KILL_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let db = data.join("personal.sqlite");
@@ -149,24 +196,54 @@ fn import_killed_at_random_points_a_hundred_times_keeps_the_store_sound() {
         let _ = child.kill();
         let _ = child.wait();
         let conn = Connection::open(&db).unwrap();
-        let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        let integrity: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(integrity, "ok", "run {n}: the store is sound after kill -9");
-        let messages: i64 = conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0)).unwrap();
-        assert!(messages >= acknowledged, "run {n}: a committed write was lost ({messages} < {acknowledged})");
-        assert_eq!(messages % 30, 0, "run {n}: a file's messages are stored all together or not at all");
+        let messages: i64 = conn
+            .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
+            .unwrap();
+        assert!(
+            messages >= acknowledged,
+            "run {n}: a committed write was lost ({messages} < {acknowledged})"
+        );
+        assert_eq!(
+            messages % 30,
+            0,
+            "run {n}: a file's messages are stored all together or not at all"
+        );
         acknowledged = messages;
     }
     // Finish: re-import every file (those killed before storing) and let capture resume.
     for file in &files {
-        Command::cargo_bin("minne").unwrap().env("MINNE_DATA_DIR", &data).args(["import", "--format", "transcript"]).arg(file).assert().success();
+        Command::cargo_bin("minne")
+            .unwrap()
+            .env("MINNE_DATA_DIR", &data)
+            .args(["import", "--format", "transcript"])
+            .arg(file)
+            .assert()
+            .success();
     }
     let conn = Connection::open(&db).unwrap();
     let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-    assert_eq!(count("SELECT count(*) FROM messages"), 30 * runs as i64, "every message is there exactly once");
-    assert_eq!(count("SELECT count(*) FROM messages WHERE captured_at IS NULL"), 0, "the unfinished captures resumed");
-    assert_eq!(count("SELECT count(*) FROM episodes"), count("SELECT count(*) FROM embeddings"));
     assert_eq!(
-        count("SELECT count(*) FROM (SELECT message_id, span_start FROM episodes GROUP BY 1, 2 HAVING count(*) > 1)"),
+        count("SELECT count(*) FROM messages"),
+        30 * runs as i64,
+        "every message is there exactly once"
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM messages WHERE captured_at IS NULL"),
+        0,
+        "the unfinished captures resumed"
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM episodes"),
+        count("SELECT count(*) FROM embeddings")
+    );
+    assert_eq!(
+        count(
+            "SELECT count(*) FROM (SELECT message_id, span_start FROM episodes GROUP BY 1, 2 HAVING count(*) > 1)"
+        ),
         0,
         "no episode is stored twice"
     );

@@ -1,4 +1,5 @@
 //! The real `minne` binary on real files: import, recall, forget, and bad input.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use std::path::Path;
 
@@ -28,7 +29,8 @@ fn json(cmd: &mut Command) -> Value {
 
 fn row_count(db: &Path, table: &str) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap()
+    conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+        .unwrap()
 }
 
 #[test]
@@ -38,14 +40,31 @@ fn import_recall_forget_recall() {
     let file = dir.path().join("chat.json");
     std::fs::write(&file, TRANSCRIPT).unwrap();
 
-    let report = json(minne(&data).args(["import", "--format", "transcript", "--json"]).arg(&file));
-    assert_eq!(report["messages_added"], 4, "four new messages in a fresh context");
+    let report = json(
+        minne(&data)
+            .args(["import", "--format", "transcript", "--json"])
+            .arg(&file),
+    );
+    assert_eq!(
+        report["messages_added"], 4,
+        "four new messages in a fresh context"
+    );
     // Importing the same file again must add nothing: same session, times and words.
-    let again = json(minne(&data).args(["import", "--format", "transcript", "--json"]).arg(&file));
+    let again = json(
+        minne(&data)
+            .args(["import", "--format", "transcript", "--json"])
+            .arg(&file),
+    );
     assert_eq!(again["messages_added"], 0, "re-import is idempotent");
     assert_eq!(again["episodes_added"], 0);
 
-    let hits = json(minne(&data).args(["recall", "--json", "--threshold", "0", "which food allergy should the cake avoid?"]));
+    let hits = json(minne(&data).args([
+        "recall",
+        "--json",
+        "--threshold",
+        "0",
+        "which food allergy should the cake avoid?",
+    ]));
     let top = &hits[0];
     assert!(
         top["text"].as_str().unwrap().contains("peanuts"),
@@ -60,15 +79,39 @@ fn import_recall_forget_recall() {
 
     let receipt = json(minne(&data).args(["forget", "--json", "--id", &id.to_string()]));
     assert_eq!(receipt["episodes"], 1);
-    assert_eq!(receipt["embeddings"], 1, "its one embedding row goes with it");
-    assert_eq!(row_count(&db, "embeddings"), embeddings_before - 1, "the vector is gone from the store");
+    assert_eq!(
+        receipt["embeddings"], 1,
+        "its one embedding row goes with it"
+    );
+    assert_eq!(
+        row_count(&db, "embeddings"),
+        embeddings_before - 1,
+        "the vector is gone from the store"
+    );
     let conn = rusqlite::Connection::open(&db).unwrap();
-    let left: i64 = conn.query_row("SELECT count(*) FROM embeddings WHERE episode_id = ?1", [id], |r| r.get(0)).unwrap();
+    let left: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM embeddings WHERE episode_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap();
     assert_eq!(left, 0, "no embedding row of the forgotten episode remains");
 
-    let hits = json(minne(&data).args(["recall", "--json", "--threshold", "0", "-k", "10", "which food allergy should the cake avoid?"]));
+    let hits = json(minne(&data).args([
+        "recall",
+        "--json",
+        "--threshold",
+        "0",
+        "-k",
+        "10",
+        "which food allergy should the cake avoid?",
+    ]));
     assert!(
-        hits.as_array().unwrap().iter().all(|h| h["episode_id"].as_i64() != Some(id)),
+        hits.as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["episode_id"].as_i64() != Some(id)),
         "a forgotten episode is never recalled: {hits:#}"
     );
     minne(&data)
@@ -84,18 +127,32 @@ fn bad_input_gives_a_clear_error_and_changes_nothing() {
     let data = dir.path().join("data");
     let good = dir.path().join("chat.json");
     std::fs::write(&good, TRANSCRIPT).unwrap();
-    minne(&data).args(["import", "--format", "transcript"]).arg(&good).assert().success();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&good)
+        .assert()
+        .success();
     let db = data.join("personal.sqlite");
-    let before: Vec<i64> = ["sessions", "messages", "episodes", "embeddings"].iter().map(|t| row_count(&db, t)).collect();
+    let before: Vec<i64> = ["sessions", "messages", "episodes", "embeddings"]
+        .iter()
+        .map(|t| row_count(&db, t))
+        .collect();
 
     let truncated = dir.path().join("truncated.json");
-    std::fs::write(&truncated, &TRANSCRIPT.replace("planning-2026-03-02", "other")[..300]).unwrap();
+    std::fs::write(
+        &truncated,
+        &TRANSCRIPT.replace("planning-2026-03-02", "other")[..300],
+    )
+    .unwrap();
     minne(&data)
         .args(["import", "--format", "transcript"])
         .arg(&truncated)
         .assert()
         .failure()
-        .stderr(predicate::str::contains("truncated").and(predicate::str::contains("nothing from it was kept")));
+        .stderr(
+            predicate::str::contains("truncated")
+                .and(predicate::str::contains("nothing from it was kept")),
+        );
 
     minne(&data)
         .args(["import", "--format", "whatsapp"])
@@ -109,10 +166,16 @@ fn bad_input_gives_a_clear_error_and_changes_nothing() {
         .arg(dir.path().join("missing.json"))
         .assert()
         .failure()
-        .stderr(predicate::str::contains("cannot read").and(predicate::str::contains("missing.json")));
+        .stderr(
+            predicate::str::contains("cannot read").and(predicate::str::contains("missing.json")),
+        );
 
     let locomo_as_transcript = dir.path().join("locomo.json");
-    std::fs::write(&locomo_as_transcript, r#"[{"sample_id": "x", "conversation": {}}]"#).unwrap();
+    std::fs::write(
+        &locomo_as_transcript,
+        r#"[{"sample_id": "x", "conversation": {}}]"#,
+    )
+    .unwrap();
     minne(&data)
         .args(["import", "--format", "transcript"])
         .arg(&locomo_as_transcript)
@@ -120,8 +183,14 @@ fn bad_input_gives_a_clear_error_and_changes_nothing() {
         .failure()
         .stderr(predicate::str::contains("not a transcript file"));
 
-    let after: Vec<i64> = ["sessions", "messages", "episodes", "embeddings"].iter().map(|t| row_count(&db, t)).collect();
-    assert_eq!(before, after, "a failed import leaves every table as it was");
+    let after: Vec<i64> = ["sessions", "messages", "episodes", "embeddings"]
+        .iter()
+        .map(|t| row_count(&db, t))
+        .collect();
+    assert_eq!(
+        before, after,
+        "a failed import leaves every table as it was"
+    );
 }
 
 #[test]
@@ -129,8 +198,17 @@ fn contexts_are_listed_and_a_bad_name_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let list = json(minne(&data).args(["contexts", "--json"]));
-    let names: Vec<&str> = list.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["personal", "work"], "the two built-in contexts exist from the start");
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["personal", "work"],
+        "the two built-in contexts exist from the start"
+    );
     minne(&data)
         .args(["--context", "../etc", "list"])
         .assert()
@@ -151,20 +229,47 @@ fn a_paused_context_captures_and_recalls_nothing_and_stays_paused() {
     std::fs::write(&file, TRANSCRIPT).unwrap();
     minne(&data).args(["mode", "paused"]).assert().success();
     // A new process: the mode persists across restarts.
-    minne(&data).arg("mode").assert().success().stdout(predicate::str::contains("paused"));
+    minne(&data)
+        .arg("mode")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("paused"));
     minne(&data)
         .args(["import", "--format", "transcript"])
         .arg(&file)
         .assert()
         .failure()
         .stderr(predicate::str::contains("`paused` mode"));
-    minne(&data).args(["recall", "anything"]).assert().failure().stderr(predicate::str::contains("does not allow recall"));
-    assert_eq!(row_count(&data.join("personal.sqlite"), "messages"), 0, "paused: nothing was stored");
+    minne(&data)
+        .args(["recall", "anything"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("does not allow recall"));
+    assert_eq!(
+        row_count(&data.join("personal.sqlite"), "messages"),
+        0,
+        "paused: nothing was stored"
+    );
 
-    minne(&data).args(["mode", "recall_only"]).assert().success();
-    minne(&data).args(["import", "--format", "transcript"]).arg(&file).assert().failure();
-    minne(&data).args(["--context", "work", "import", "--format", "transcript"]).arg(&file).assert().success();
-    assert_eq!(row_count(&data.join("work.sqlite"), "messages"), 4, "modes are per context: work still remembers");
+    minne(&data)
+        .args(["mode", "recall_only"])
+        .assert()
+        .success();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .failure();
+    minne(&data)
+        .args(["--context", "work", "import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert_eq!(
+        row_count(&data.join("work.sqlite"), "messages"),
+        4,
+        "modes are per context: work still remembers"
+    );
 }
 
 #[test]
@@ -173,28 +278,67 @@ fn export_is_reimportable_and_a_forget_removes_the_export_file() {
     let data = dir.path().join("data");
     let file = dir.path().join("chat.json");
     std::fs::write(&file, TRANSCRIPT).unwrap();
-    minne(&data).args(["import", "--format", "transcript"]).arg(&file).assert().success();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
     let out = dir.path().join("export.json");
-    let report = json(minne(&data).args(["export", "--json", "--format", "json", "--out"]).arg(&out));
+    let report = json(
+        minne(&data)
+            .args(["export", "--json", "--format", "json", "--out"])
+            .arg(&out),
+    );
     assert_eq!(report["messages"], 4);
     let exported: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let first = &exported["sessions"][0]["messages"][0];
     assert!(first["text"].as_str().unwrap().contains("peanuts"));
-    assert!(first["episodes"][0]["kind"].is_string(), "the export carries each message's episodes with provenance");
+    assert!(
+        first["episodes"][0]["kind"].is_string(),
+        "the export carries each message's episodes with provenance"
+    );
 
     // Re-importing the export into its own context adds nothing; into another, everything.
-    let again = json(minne(&data).args(["import", "--json", "--format", "transcript"]).arg(&out));
-    assert_eq!(again["messages_added"], 0, "an export re-imported where it came from is a no-op");
-    let other = json(minne(&data).args(["--context", "work", "import", "--json", "--format", "transcript"]).arg(&out));
-    assert_eq!(other["messages_added"], 4, "the export is complete: every message comes back elsewhere");
+    let again = json(
+        minne(&data)
+            .args(["import", "--json", "--format", "transcript"])
+            .arg(&out),
+    );
+    assert_eq!(
+        again["messages_added"], 0,
+        "an export re-imported where it came from is a no-op"
+    );
+    let other = json(
+        minne(&data)
+            .args([
+                "--context",
+                "work",
+                "import",
+                "--json",
+                "--format",
+                "transcript",
+            ])
+            .arg(&out),
+    );
+    assert_eq!(
+        other["messages_added"], 4,
+        "the export is complete: every message comes back elsewhere"
+    );
 
     let md = dir.path().join("export.md");
-    minne(&data).args(["export", "--format", "markdown", "--out"]).arg(&md).assert().success();
+    minne(&data)
+        .args(["export", "--format", "markdown", "--out"])
+        .arg(&md)
+        .assert()
+        .success();
     let text = std::fs::read_to_string(&md).unwrap();
     assert!(text.starts_with("# Minne export") && text.contains("peanuts"));
 
     let receipt = json(minne(&data).args(["forget", "--json", "--all-in-context", "--yes"]));
-    assert_eq!(receipt["exports"], 2, "both export files held forgotten content and were removed");
+    assert_eq!(
+        receipt["exports"], 2,
+        "both export files held forgotten content and were removed"
+    );
     assert!(!out.exists() && !md.exists());
 }
 
@@ -204,7 +348,11 @@ fn a_5_mb_message_nul_bytes_and_deep_nesting_are_handled_and_lose_nothing() {
     let data = dir.path().join("data");
     let good = dir.path().join("chat.json");
     std::fs::write(&good, TRANSCRIPT).unwrap();
-    minne(&data).args(["import", "--format", "transcript"]).arg(&good).assert().success();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&good)
+        .assert()
+        .success();
     let db = data.join("personal.sqlite");
     let before = row_count(&db, "messages");
 
@@ -215,16 +363,44 @@ fn a_5_mb_message_nul_bytes_and_deep_nesting_are_handled_and_lose_nothing() {
         {"role": "user", "text": "nul\u{0}inside and a bell\u{7}", "timestamp": "2026-03-03T10:01:00Z"}
     ]}]});
     std::fs::write(&big, file.to_string()).unwrap();
-    let report = json(minne(&data).args(["import", "--json", "--format", "transcript"]).arg(&big));
-    assert_eq!(report["messages_truncated"], 1, "the 5 MB message is cut, and the report says so");
-    assert_eq!(report["messages_cleaned"], 1, "NUL and control characters are left out, and counted");
+    let report = json(
+        minne(&data)
+            .args(["import", "--json", "--format", "transcript"])
+            .arg(&big),
+    );
+    assert_eq!(
+        report["messages_truncated"], 1,
+        "the 5 MB message is cut, and the report says so"
+    );
+    assert_eq!(
+        report["messages_cleaned"], 1,
+        "NUL and control characters are left out, and counted"
+    );
     let conn = rusqlite::Connection::open(&db).unwrap();
-    let longest: i64 = conn.query_row("SELECT max(length(CAST(text AS BLOB))) FROM messages", [], |r| r.get(0)).unwrap();
-    assert!(longest <= 100_000, "no stored message is longer than the documented limit: {longest}");
-    let cleaned: String =
-        conn.query_row("SELECT text FROM messages WHERE text LIKE 'nul%'", [], |r| r.get(0)).unwrap();
+    let longest: i64 = conn
+        .query_row(
+            "SELECT max(length(CAST(text AS BLOB))) FROM messages",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        longest <= 100_000,
+        "no stored message is longer than the documented limit: {longest}"
+    );
+    let cleaned: String = conn
+        .query_row(
+            "SELECT text FROM messages WHERE text LIKE 'nul%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
     assert_eq!(cleaned, "nulinside and a bell");
-    assert_eq!(row_count(&db, "messages"), before + 2, "what was stored before is all still there");
+    assert_eq!(
+        row_count(&db, "messages"),
+        before + 2,
+        "what was stored before is all still there"
+    );
 
     let deep = dir.path().join("deep.json");
     let nested = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
@@ -234,15 +410,71 @@ fn a_5_mb_message_nul_bytes_and_deep_nesting_are_handled_and_lose_nothing() {
     std::fs::write(&deep, text).unwrap();
     // 100,000 levels of nesting in a field Minne ignores: skipped without a stack overflow,
     // and the message around it is stored.
-    let report = json(minne(&data).args(["import", "--json", "--format", "transcript"]).arg(&deep));
+    let report = json(
+        minne(&data)
+            .args(["import", "--json", "--format", "transcript"])
+            .arg(&deep),
+    );
     assert_eq!(report["messages_added"], 1);
     let bad_utf8 = dir.path().join("latin1.json");
-    std::fs::write(&bad_utf8, b"{\"sessions\": [{\"messages\": [{\"role\": \"user\", \"text\": \"caf\xe9\"}]}]}").unwrap();
+    std::fs::write(
+        &bad_utf8,
+        b"{\"sessions\": [{\"messages\": [{\"role\": \"user\", \"text\": \"caf\xe9\"}]}]}",
+    )
+    .unwrap();
     minne(&data)
         .args(["import", "--format", "transcript"])
         .arg(&bad_utf8)
         .assert()
         .failure()
         .stderr(predicate::str::contains("not UTF-8"));
-    assert_eq!(row_count(&db, "messages"), before + 3, "the failed import changed nothing");
+    assert_eq!(
+        row_count(&db, "messages"),
+        before + 3,
+        "the failed import changed nothing"
+    );
+}
+
+#[test]
+fn forgetting_a_context_leaves_no_speaker_name_and_export_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("named.json");
+    let named = r#"{"sessions": [{"id": "n", "messages": [
+      {"role": "user", "actor": "Quillon", "text": "I WILL finish the mural this weekend!!!", "timestamp": "2026-03-02T09:15:00+01:00"},
+      {"role": "assistant", "actor": "Vesperine", "text": "I'll check on the paint order tomorrow.", "timestamp": "2026-03-02T09:16:00+01:00"}]}]}"#;
+    std::fs::write(&file, named).unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
+
+    let taken = dir.path().join("taken.txt");
+    std::fs::write(&taken, "not an export").unwrap();
+    minne(&data)
+        .args(["export", "--out"])
+        .arg(&taken)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(
+        std::fs::read_to_string(&taken).unwrap(),
+        "not an export",
+        "an existing file is never overwritten unasked"
+    );
+
+    minne(&data)
+        .args(["forget", "--all-in-context", "--yes"])
+        .assert()
+        .success();
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        for name in ["Quillon", "Vesperine"] {
+            assert!(
+                !bytes.windows(name.len()).any(|w| w == name.as_bytes()),
+                "a forgotten speaker's name stays nowhere, tone baseline included: {name}"
+            );
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! Several processes write one context at once (the app, a CLI, the MCP server): with the
 //! busy timeout and IMMEDIATE write transactions, every write lands and nothing is lost.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use std::process::Stdio;
 
@@ -16,7 +17,8 @@ fn transcript(writer: usize, messages: usize) -> String {
             })
         })
         .collect();
-    serde_json::json!({"sessions": [{"id": format!("writer-{writer}"), "messages": messages}]}).to_string()
+    serde_json::json!({"sessions": [{"id": format!("writer-{writer}"), "messages": messages}]})
+        .to_string()
 }
 
 #[test]
@@ -41,17 +43,31 @@ fn three_writer_processes_lose_no_write() {
         .collect();
     for child in children {
         let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "every writer succeeds: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "every writer succeeds: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let conn = Connection::open(data.join("personal.sqlite")).unwrap();
     let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-    assert_eq!(count("SELECT count(*) FROM messages"), 3 * per_writer as i64, "no acknowledged write is lost");
-    assert_eq!(count("SELECT count(*) FROM messages WHERE captured_at IS NULL"), 0, "and all were captured");
+    assert_eq!(
+        count("SELECT count(*) FROM messages"),
+        3 * per_writer as i64,
+        "no acknowledged write is lost"
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM messages WHERE captured_at IS NULL"),
+        0,
+        "and all were captured"
+    );
     assert_eq!(
         count("SELECT count(*) FROM episodes"),
         count("SELECT count(*) FROM embeddings"),
         "each episode has exactly one vector, however the writers interleaved"
     );
-    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    let integrity: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(integrity, "ok");
 }

@@ -1,5 +1,6 @@
 //! `minne scenario run` on a small cases file: what it observes, what it leaves out (and so
 //! becomes MISSING), and how it refuses a broken file.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use assert_cmd::Command;
 use predicates::prelude::*;

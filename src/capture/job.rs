@@ -9,8 +9,8 @@ use chrono::{DateTime, Duration, FixedOffset, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 
-use crate::capture::tone::{Tone, ToneBaseline};
 use crate::capture::rules::Extracted;
+use crate::capture::tone::{Tone, ToneBaseline};
 use crate::capture::{llm, rules, stability_for, weigh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -118,7 +118,9 @@ impl Engine {
         let status = self.capture_status(0)?;
         let job_id = match open {
             Some(id) => id,
-            None if status.messages_pending == 0 && status.embeddings_pending == 0 => return Ok(None),
+            None if status.messages_pending == 0 && status.embeddings_pending == 0 => {
+                return Ok(None);
+            }
             None => {
                 self.store.conn().execute(
                     "INSERT INTO capture_jobs (status, reason, extractor, created_at) VALUES ('queued', ?1, ?2, ?3)",
@@ -137,10 +139,16 @@ impl Engine {
             .and_then(|_| self.embed_pending(progress));
         let finished = fmt_utc(self.clock.now());
         match &outcome {
-            Ok(_) => self.store.conn().execute(
-                "UPDATE capture_jobs SET status = 'done', finished_at = ?2 WHERE id = ?1",
-                params![job_id, finished],
-            )?,
+            Ok(_) => {
+                // Say so when the LLM failed and the rules stood in: no silent success.
+                let note = self.llm_last_error.borrow_mut().take().map(|e| {
+                    format!("the LLM failed for {} windows, which the rules captured instead; last error: {e}", self.llm_fallbacks.replace(0))
+                });
+                self.store.conn().execute(
+                    "UPDATE capture_jobs SET status = 'done', finished_at = ?2, error = ?3 WHERE id = ?1",
+                    params![job_id, finished, note],
+                )?
+            }
             Err(e) => self.store.conn().execute(
                 "UPDATE capture_jobs SET status = 'failed', finished_at = ?2, error = ?3 WHERE id = ?1",
                 params![job_id, finished, e.to_string()],
@@ -173,15 +181,20 @@ impl Engine {
     pub fn capture_status(&self, recent_jobs: usize) -> Result<CaptureStatus> {
         let conn = self.store.conn();
         let count = |sql: &str| -> rusqlite::Result<i64> { conn.query_row(sql, [], |r| r.get(0)) };
-        let newest: Option<String> =
-            conn.query_row("SELECT max(sent_at) FROM messages WHERE captured_at IS NULL", [], |r| r.get(0))?;
+        let newest: Option<String> = conn.query_row(
+            "SELECT max(sent_at) FROM messages WHERE captured_at IS NULL",
+            [],
+            |r| r.get(0),
+        )?;
         let embeddings_pending: i64 = conn.query_row(
             "SELECT count(*) FROM episodes e WHERE NOT EXISTS
                (SELECT 1 FROM embeddings x WHERE x.episode_id = e.id AND x.model_id = ?1)",
             [self.embedder.model_id()],
             |r| r.get(0),
         )?;
-        let mut stmt = conn.prepare(&format!("SELECT {JOB_COLUMNS} FROM capture_jobs ORDER BY id DESC LIMIT ?1"))?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {JOB_COLUMNS} FROM capture_jobs ORDER BY id DESC LIMIT ?1"
+        ))?;
         let recent = stmt
             .query_map([recent_jobs as i64], job_from_row)?
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -199,7 +212,11 @@ impl Engine {
         Ok(self
             .store
             .conn()
-            .query_row(&format!("SELECT {JOB_COLUMNS} FROM capture_jobs WHERE id = ?1"), [id], job_from_row)
+            .query_row(
+                &format!("SELECT {JOB_COLUMNS} FROM capture_jobs WHERE id = ?1"),
+                [id],
+                job_from_row,
+            )
             .optional()?)
     }
 
@@ -209,13 +226,21 @@ impl Engine {
     /// updates the speakers' baselines and the job's progress together. So an interrupted
     /// capture resumes where it stopped and never stores an episode twice, even with two
     /// processes capturing at once. Returns the episodes added.
-    fn capture_pending(&mut self, job_id: i64, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
+    fn capture_pending(
+        &mut self,
+        job_id: i64,
+        progress: &mut dyn FnMut(ImportProgress),
+    ) -> Result<usize> {
         let total: usize = self.store.conn().query_row(
             "SELECT count(*) FROM messages WHERE captured_at IS NULL",
             [],
             |r| r.get::<_, i64>(0),
         )? as usize;
-        let batch_size = if self.llm.is_some() { llm::WINDOW } else { CAPTURE_BATCH };
+        let batch_size = if self.llm.is_some() {
+            llm::WINDOW
+        } else {
+            CAPTURE_BATCH
+        };
         let (mut done, mut added) = (0, 0);
         while done < total {
             let batch = self.pending_messages(batch_size)?;
@@ -224,7 +249,10 @@ impl Engine {
             }
             let (extracted, hallucinated) = self.extract_batch(&batch);
             let captured_at = fmt_utc(self.clock.now());
-            let tx = self.store.conn_mut().transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let tx = self
+                .store
+                .conn_mut()
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
             let mut baselines: HashMap<String, ToneBaseline> = HashMap::new();
             for (m, episodes) in batch.iter().zip(extracted) {
                 // Another process may have captured this message since it was read.
@@ -237,17 +265,28 @@ impl Engine {
                 }
                 if !baselines.contains_key(&m.actor) {
                     let stored: Option<String> = tx
-                        .query_row("SELECT baseline FROM speaker_baselines WHERE actor = ?1", [&m.actor], |r| r.get(0))
+                        .query_row(
+                            "SELECT baseline FROM speaker_baselines WHERE actor = ?1",
+                            [&m.actor],
+                            |r| r.get(0),
+                        )
                         .optional()?;
-                    let baseline = stored.and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default();
+                    let baseline = stored
+                        .and_then(|s| serde_json::from_str(&s).ok())
+                        .unwrap_or_default();
                     baselines.insert(m.actor.clone(), baseline);
                 }
                 let baseline = baselines.entry(m.actor.clone()).or_default();
                 let tone = Tone::of(&m.text);
                 let intensity = baseline.intensity(&tone);
                 baseline.update(&tone);
+                let mut seen_texts = std::collections::HashSet::new();
                 for ep in episodes {
                     if !worth_storing(m, ep.kind) {
+                        continue;
+                    }
+                    // The same sentence pasted many times in one message is one memory.
+                    if !seen_texts.insert(ep.text.trim().to_lowercase()) {
                         continue;
                     }
                     let salience = weigh(ep.kind, intensity);
@@ -304,9 +343,14 @@ impl Engine {
             tx.commit()?;
             added = 0;
             done += batch.len();
-            progress(ImportProgress::Captured { done: done.min(total), total });
+            progress(ImportProgress::Captured {
+                done: done.min(total),
+                total,
+            });
         }
-        Ok(self.capture_job(job_id)?.map_or(0, |j| j.episodes_added as usize))
+        Ok(self
+            .capture_job(job_id)?
+            .map_or(0, |j| j.episodes_added as usize))
     }
 
     /// The oldest `limit` messages not yet captured.
@@ -316,13 +360,21 @@ impl Engine {
              WHERE captured_at IS NULL ORDER BY sent_at, id LIMIT ?1",
         )?;
         let rows = stmt.query_map([limit as i64], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?, r.get::<_, String>(4)?, r.get::<_, i64>(5)?))
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, i64>(5)?,
+            ))
         })?;
         let mut out = Vec::new();
         for row in rows {
             let (id, role, actor, text, sent_at, offset) = row?;
-            let offset = FixedOffset::east_opt(offset as i32)
-                .ok_or_else(|| Error::InvalidInput(format!("stored UTC offset {offset} s is out of range")))?;
+            let offset = FixedOffset::east_opt(offset as i32).ok_or_else(|| {
+                Error::InvalidInput(format!("stored UTC offset {offset} s is out of range"))
+            })?;
             out.push(PendingMessage {
                 id,
                 role: role.parse()?,
@@ -337,10 +389,18 @@ impl Engine {
     /// Episodes per message: from the LLM when one is set and answers well, else from the
     /// rules. Returns them with the count of suspected hallucinations dropped.
     fn extract_batch(&self, batch: &[PendingMessage]) -> (Vec<Vec<Extracted>>, usize) {
-        let inputs: Vec<MessageInput<'_>> =
-            batch.iter().map(|m| MessageInput { role: m.role, text: &m.text, timestamp: m.timestamp }).collect();
+        let inputs: Vec<MessageInput<'_>> = batch
+            .iter()
+            .map(|m| MessageInput {
+                role: m.role,
+                text: &m.text,
+                timestamp: m.timestamp,
+            })
+            .collect();
         let by_rules = || inputs.iter().map(rules::extract).collect();
-        let Some(chat) = &self.llm else { return (by_rules(), 0) };
+        let Some(chat) = &self.llm else {
+            return (by_rules(), 0);
+        };
         match llm::extract_window(chat.as_ref(), &inputs) {
             Ok(window) => {
                 let mut per_message = vec![Vec::new(); batch.len()];
@@ -351,11 +411,12 @@ impl Engine {
             }
             Err(e) => {
                 tracing::warn!(error = %e, "LLM extraction failed; this window falls back to the rules");
+                self.llm_fallbacks.set(self.llm_fallbacks.get() + 1);
+                *self.llm_last_error.borrow_mut() = Some(e.to_string());
                 (by_rules(), 0)
             }
         }
     }
-
 }
 
 /// Whether an episode becomes a memory. The AI assistant's own words are remembered only
@@ -386,10 +447,9 @@ const JOB_COLUMNS: &str = "id, status, reason, extractor, created_at, started_at
 fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CaptureJob> {
     let time = |i: usize| -> rusqlite::Result<Option<DateTime<Utc>>> {
         let s: Option<String> = r.get(i)?;
-        s.as_deref()
-            .map(parse_utc)
-            .transpose()
-            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
+        s.as_deref().map(parse_utc).transpose().map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+        })
     };
     Ok(CaptureJob {
         id: r.get(0)?,

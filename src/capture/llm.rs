@@ -54,14 +54,29 @@ pub fn extract_window(chat: &dyn ChatModel, messages: &[MessageInput<'_>]) -> Re
     let transcript: String = messages
         .iter()
         .enumerate()
-        .map(|(i, m)| format!("[{}] {} ({}): {}\n", i + 1, m.role, m.timestamp.to_rfc3339(), m.text))
+        .map(|(i, m)| {
+            format!(
+                "[{}] {} ({}): {}\n",
+                i + 1,
+                m.role,
+                m.timestamp.to_rfc3339(),
+                m.text
+            )
+        })
         .collect();
     let raw = chat.complete(SYSTEM_PROMPT, &transcript)?;
-    let reply: Reply = serde_json::from_str(strip_fences(&raw))
-        .map_err(|e| Error::Llm(format!("the extractor's reply is not the JSON asked for: {e}")))?;
+    let reply: Reply = serde_json::from_str(strip_fences(&raw)).map_err(|e| {
+        Error::Llm(format!(
+            "the extractor's reply is not the JSON asked for: {e}"
+        ))
+    })?;
     let mut out = LlmWindow::default();
     for ep in reply.episodes {
-        let Some(message) = ep.message.checked_sub(1).and_then(|i| messages.get(i).map(|m| (i, m))) else {
+        let Some(message) = ep
+            .message
+            .checked_sub(1)
+            .and_then(|i| messages.get(i).map(|m| (i, m)))
+        else {
             out.suspected_hallucinations += 1;
             continue;
         };
@@ -83,13 +98,29 @@ pub fn extract_window(chat: &dyn ChatModel, messages: &[MessageInput<'_>]) -> Re
         };
         let text = message.text[span.clone()].to_string();
         // The time words are resolved by the rules, against the message's own time.
-        let when = rules::extract(&MessageInput { role: message.role, text: &text, timestamp: message.timestamp })
-            .into_iter()
-            .find_map(|e| e.when);
+        let when = rules::extract(&MessageInput {
+            role: message.role,
+            text: &text,
+            timestamp: message.timestamp,
+        })
+        .into_iter()
+        .find_map(|e| e.when);
         // Participants must be named in the message itself.
-        let participants =
-            ep.participants.into_iter().filter(|p| !p.trim().is_empty() && message.text.contains(p.trim())).collect();
-        out.episodes.push((index, Extracted { kind, span, text, when, participants }));
+        let participants = ep
+            .participants
+            .into_iter()
+            .filter(|p| !p.trim().is_empty() && message.text.contains(p.trim()))
+            .collect();
+        out.episodes.push((
+            index,
+            Extracted {
+                kind,
+                span,
+                text,
+                when,
+                participants,
+            },
+        ));
     }
     Ok(out)
 }
@@ -97,7 +128,10 @@ pub fn extract_window(chat: &dyn ChatModel, messages: &[MessageInput<'_>]) -> Re
 /// Models often wrap JSON in a Markdown fence; take what is inside.
 fn strip_fences(raw: &str) -> &str {
     let t = raw.trim();
-    let t = t.strip_prefix("```json").or_else(|| t.strip_prefix("```")).unwrap_or(t);
+    let t = t
+        .strip_prefix("```json")
+        .or_else(|| t.strip_prefix("```"))
+        .unwrap_or(t);
     t.strip_suffix("```").unwrap_or(t).trim()
 }
 
@@ -148,14 +182,25 @@ mod tests {
     fn quotes_are_found_exactly_or_across_white_space() {
         let text = "No, the launch is Friday,\n not next week.";
         assert_eq!(find_quote(text, "the launch is Friday"), Some(4..24));
-        assert_eq!(find_quote(text, "Friday, not next week."), Some(18..text.len()), "a line break is white space");
-        assert_eq!(find_quote(text, "the launch is Monday"), None, "words not in the message are not a quote");
+        assert_eq!(
+            find_quote(text, "Friday, not next week."),
+            Some(18..text.len()),
+            "a line break is white space"
+        );
+        assert_eq!(
+            find_quote(text, "the launch is Monday"),
+            None,
+            "words not in the message are not a quote"
+        );
         assert_eq!(find_quote(text, "   "), None);
     }
 
     #[test]
     fn fences_are_stripped() {
-        assert_eq!(strip_fences("```json\n{\"episodes\": []}\n```"), "{\"episodes\": []}");
+        assert_eq!(
+            strip_fences("```json\n{\"episodes\": []}\n```"),
+            "{\"episodes\": []}"
+        );
         assert_eq!(strip_fences("{}"), "{}");
     }
 }

@@ -62,9 +62,21 @@ mod tests {
 
     #[test]
     fn floors_are_ordered_as_seed_004_says() {
-        let floors: Vec<f64> = ActKind::ALL.iter().map(|k| k.salience_floor().get()).collect();
-        assert!(floors.windows(2).all(|w| w[0] > w[1]), "correction > decision > commitment > retraction > observation > routine: {floors:?}");
-        assert!(stability_for(Salience::clamped(0.05)).days() < 7.0, "routine lives days");
-        assert!(stability_for(Salience::clamped(1.0)).days() >= 365.0, "a peak lives a year or more");
+        let floors: Vec<f64> = ActKind::ALL
+            .iter()
+            .map(|k| k.salience_floor().get())
+            .collect();
+        assert!(
+            floors.windows(2).all(|w| w[0] > w[1]),
+            "correction > decision > commitment > retraction > observation > routine: {floors:?}"
+        );
+        assert!(
+            stability_for(Salience::clamped(0.05)).days() < 7.0,
+            "routine lives days"
+        );
+        assert!(
+            stability_for(Salience::clamped(1.0)).days() >= 365.0,
+            "a peak lives a year or more"
+        );
     }
 }

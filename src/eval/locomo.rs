@@ -40,15 +40,23 @@ struct Sample {
 /// Reads the questions of one sample of a LoCoMo file. Errors: [`Error::Io`],
 /// [`Error::Import`] for a file that is not LoCoMo or lacks the sample.
 pub fn questions(path: &Path, sample_id: &str) -> Result<Vec<Question>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })?;
-    let samples: Vec<Sample> = serde_json::from_str(&text)
-        .map_err(|e| Error::Import { path: path.to_path_buf(), reason: crate::import::json_error(&e, "LoCoMo") })?;
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        action: "cannot read",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let samples: Vec<Sample> = serde_json::from_str(&text).map_err(|e| Error::Import {
+        path: path.to_path_buf(),
+        reason: crate::import::json_error(&e, "LoCoMo"),
+    })?;
     samples
         .into_iter()
         .find(|s| s.sample_id == sample_id)
         .map(|s| s.qa)
-        .ok_or_else(|| Error::Import { path: path.to_path_buf(), reason: format!("no sample `{sample_id}`") })
+        .ok_or_else(|| Error::Import {
+            path: path.to_path_buf(),
+            reason: format!("no sample `{sample_id}`"),
+        })
 }
 
 /// Normalises LoCoMo evidence ids to `D<session>:<turn>` without leading zeros. The file has
@@ -87,31 +95,55 @@ pub struct SampleQuestions {
 /// and skipped; evidence may be a list or a single string. Errors: [`Error::Io`], and
 /// [`Error::Import`] when the file is not a JSON list of samples.
 pub fn all_questions(path: &Path) -> Result<Vec<SampleQuestions>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })?;
-    let fail = |reason: String| Error::Import { path: path.to_path_buf(), reason };
-    let root: Value = serde_json::from_str(&text).map_err(|e| fail(crate::import::json_error(&e, "LoCoMo")))?;
-    let samples = root.as_array().ok_or_else(|| fail("not a LoCoMo file: expected a list of samples".into()))?;
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        action: "cannot read",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let fail = |reason: String| Error::Import {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let root: Value =
+        serde_json::from_str(&text).map_err(|e| fail(crate::import::json_error(&e, "LoCoMo")))?;
+    let samples = root
+        .as_array()
+        .ok_or_else(|| fail("not a LoCoMo file: expected a list of samples".into()))?;
     let mut out = Vec::new();
     for s in samples {
-        let Some(sample_id) = s.get("sample_id").and_then(Value::as_str) else { continue };
+        let Some(sample_id) = s.get("sample_id").and_then(Value::as_str) else {
+            continue;
+        };
         let mut questions = Vec::new();
         let mut skipped = 0;
         for q in s.get("qa").and_then(Value::as_array).into_iter().flatten() {
             let question = q.get("question").and_then(Value::as_str);
-            let category = q.get("category").and_then(|c| c.as_u64().or_else(|| c.as_str()?.trim().parse().ok()));
+            let category = q
+                .get("category")
+                .and_then(|c| c.as_u64().or_else(|| c.as_str()?.trim().parse().ok()));
             let (Some(question), Some(category)) = (question, category) else {
                 skipped += 1;
                 continue;
             };
             let evidence = match q.get("evidence") {
-                Some(Value::Array(xs)) => xs.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
+                Some(Value::Array(xs)) => xs
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect(),
                 Some(Value::String(x)) => vec![x.clone()],
                 _ => Vec::new(),
             };
-            questions.push(Question { question: question.to_string(), category: category.min(255) as u8, evidence });
+            questions.push(Question {
+                question: question.to_string(),
+                category: category.min(255) as u8,
+                evidence,
+            });
         }
-        out.push(SampleQuestions { sample_id: sample_id.to_string(), questions, skipped });
+        out.push(SampleQuestions {
+            sample_id: sample_id.to_string(),
+            questions,
+            skipped,
+        });
     }
     Ok(out)
 }
@@ -129,8 +161,10 @@ pub fn evaluate(
     progress: &mut dyn FnMut(String),
 ) -> Result<Report> {
     let samples = all_questions(path)?;
-    let chosen: Vec<&SampleQuestions> =
-        samples.iter().filter(|s| sample.is_none_or(|id| s.sample_id == id)).collect();
+    let chosen: Vec<&SampleQuestions> = samples
+        .iter()
+        .filter(|s| sample.is_none_or(|id| s.sample_id == id))
+        .collect();
     if chosen.is_empty() {
         let ids: Vec<&str> = samples.iter().map(|s| s.sample_id.as_str()).collect();
         return Err(Error::InvalidInput(format!(
@@ -143,44 +177,78 @@ pub fn evaluate(
     let mut outcomes: BTreeMap<String, Vec<Outcome>> = BTreeMap::new();
     let mut notes: BTreeMap<String, usize> = BTreeMap::new();
     for s in chosen {
-        *notes.entry("questions_skipped_unreadable".into()).or_default() += s.skipped;
+        *notes
+            .entry("questions_skipped_unreadable".into())
+            .or_default() += s.skipped;
         let scratch = ScratchDir::new()?;
-        let clock = Arc::new(FixedClock::new(Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0).single().unwrap_or_default()));
+        let clock = Arc::new(FixedClock::new(
+            Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0)
+                .single()
+                .unwrap_or_default(),
+        ));
         let context = ContextName::new("personal")?;
         let mut engine = Engine::open(scratch.path(), &context, embedder.clone(), clock.clone())?;
-        let options = ImportOptions { sample: Some(s.sample_id.clone()), ..ImportOptions::new(ImportFormat::Locomo) };
+        let options = ImportOptions {
+            sample: Some(s.sample_id.clone()),
+            ..ImportOptions::new(ImportFormat::Locomo)
+        };
         let report = engine.import(path, &options, &mut |_| {})?;
         // Questions are asked the day after the conversation's last turn.
         if let Some(last) = engine.list_episodes(1, 0)?.first() {
             clock.set(last.occurred_at + Duration::days(1));
         }
         let turns: HashSet<String> = known_turns(&engine)?;
-        progress(format!("{}: {} turns imported, {} questions", s.sample_id, report.messages_seen, s.questions.len()));
+        progress(format!(
+            "{}: {} turns imported, {} questions",
+            s.sample_id,
+            report.messages_seen,
+            s.questions.len()
+        ));
         for q in &s.questions {
-            let raw: Vec<String> = q.evidence.iter().flat_map(|e| normalise_evidence(e)).collect();
-            let unreadable = q.evidence.iter().filter(|e| normalise_evidence(e).is_empty()).count();
+            let raw: Vec<String> = q
+                .evidence
+                .iter()
+                .flat_map(|e| normalise_evidence(e))
+                .collect();
+            let unreadable = q
+                .evidence
+                .iter()
+                .filter(|e| normalise_evidence(e).is_empty())
+                .count();
             *notes.entry("evidence_ids_unreadable".into()).or_default() += unreadable;
-            let relevant: HashSet<String> = raw.iter().filter(|id| turns.contains(*id)).cloned().collect();
-            *notes.entry("evidence_ids_pointing_nowhere".into()).or_default() +=
-                raw.iter().filter(|id| !turns.contains(*id)).count();
+            let relevant: HashSet<String> = raw
+                .iter()
+                .filter(|id| turns.contains(*id))
+                .cloned()
+                .collect();
+            *notes
+                .entry("evidence_ids_pointing_nowhere".into())
+                .or_default() += raw.iter().filter(|id| !turns.contains(*id)).count();
             let answerable = q.category != 5;
             if answerable && relevant.is_empty() {
-                *notes.entry("answerable_questions_without_evidence".into()).or_default() += 1;
+                *notes
+                    .entry("answerable_questions_without_evidence".into())
+                    .or_default() += 1;
             }
             for system in systems {
                 let (hits, latency_ms) = ask(&engine, &q.question, system)?;
-                let (turns, sessions) = reduce(&hits, |h| h.episode.message_external_id.clone(), |t| {
-                    t.split(':').next().unwrap_or(t).to_string()
-                });
-                outcomes.entry(system.name.clone()).or_default().push(Outcome {
-                    category: q.category.to_string(),
-                    answerable,
-                    relevant_turns: relevant.clone(),
-                    relevant_sessions: HashSet::new(),
-                    turns,
-                    sessions,
-                    latency_ms,
-                });
+                let (turns, sessions) = reduce(
+                    &hits,
+                    |h| h.episode.message_external_id.clone(),
+                    |t| t.split(':').next().unwrap_or(t).to_string(),
+                );
+                outcomes
+                    .entry(system.name.clone())
+                    .or_default()
+                    .push(Outcome {
+                        category: q.category.to_string(),
+                        answerable,
+                        relevant_turns: relevant.clone(),
+                        relevant_sessions: HashSet::new(),
+                        turns,
+                        sessions,
+                        latency_ms,
+                    });
             }
         }
     }
@@ -190,14 +258,20 @@ pub fn evaluate(
         protocol: Protocol::Locomo,
         ks: Protocol::Locomo.ks().to_vec(),
         outcomes,
-        thresholds: systems.iter().map(|s| (s.name.clone(), s.threshold)).collect(),
+        thresholds: systems
+            .iter()
+            .map(|s| (s.name.clone(), s.threshold))
+            .collect(),
         data_notes: notes,
     })
 }
 
 /// The external ids of every stored message (LoCoMo `dia_id`s).
 fn known_turns(engine: &Engine) -> Result<HashSet<String>> {
-    let mut stmt = engine.store.conn().prepare("SELECT external_id FROM messages WHERE external_id IS NOT NULL")?;
+    let mut stmt = engine
+        .store
+        .conn()
+        .prepare("SELECT external_id FROM messages WHERE external_id IS NOT NULL")?;
     let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -215,6 +289,10 @@ mod tests {
     #[case("D", &[])]
     #[case("session 3", &[])]
     fn evidence_ids_are_normalised(#[case] raw: &str, #[case] want: &[&str]) {
-        assert_eq!(normalise_evidence(raw), want, "the dataset's malformed ids must still match turns");
+        assert_eq!(
+            normalise_evidence(raw),
+            want,
+            "the dataset's malformed ids must still match turns"
+        );
     }
 }

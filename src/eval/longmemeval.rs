@@ -63,11 +63,20 @@ pub fn parse_date(s: &str) -> Option<DateTime<FixedOffset>> {
 /// in the second value). Errors: [`Error::Io`], [`Error::Import`] for a file that is not a
 /// JSON list.
 pub fn items(path: &Path) -> Result<(Vec<Item>, usize)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })?;
-    let fail = |reason: String| Error::Import { path: path.to_path_buf(), reason };
-    let root: Value = serde_json::from_str(&text).map_err(|e| fail(crate::import::json_error(&e, "LongMemEval")))?;
-    let list = root.as_array().ok_or_else(|| fail("not a LongMemEval file: expected a list of questions".into()))?;
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        action: "cannot read",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let fail = |reason: String| Error::Import {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let root: Value = serde_json::from_str(&text)
+        .map_err(|e| fail(crate::import::json_error(&e, "LongMemEval")))?;
+    let list = root
+        .as_array()
+        .ok_or_else(|| fail("not a LongMemEval file: expected a list of questions".into()))?;
     let mut out = Vec::new();
     let mut skipped = 0;
     for q in list {
@@ -77,10 +86,15 @@ pub fn items(path: &Path) -> Result<(Vec<Item>, usize)> {
             continue;
         };
         let strings = |k: &str| -> Vec<String> {
-            q.get(k).and_then(Value::as_array).into_iter().flatten().map(|v| match v {
-                Value::String(x) => x.clone(),
-                other => other.to_string(),
-            }).collect()
+            q.get(k)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|v| match v {
+                    Value::String(x) => x.clone(),
+                    other => other.to_string(),
+                })
+                .collect()
         };
         let ids = strings("haystack_session_ids");
         let dates = strings("haystack_dates");
@@ -91,16 +105,29 @@ pub fn items(path: &Path) -> Result<(Vec<Item>, usize)> {
             .flatten()
             .enumerate()
             .map(|(i, turns)| {
-                let sid = ids.get(i).cloned().unwrap_or_else(|| format!("session_{i}"));
+                let sid = ids
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("session_{i}"));
                 let date = dates.get(i).and_then(|d| parse_date(d));
                 let turns = turns
                     .as_array()
                     .into_iter()
                     .flatten()
                     .map(|t| {
-                        let role = t.get("role").and_then(Value::as_str).unwrap_or("user").to_string();
-                        let text = t.get("content").and_then(Value::as_str).unwrap_or("").to_string();
-                        let has = t.get("has_answer").is_some_and(|v| v.as_bool().unwrap_or(false) || v.as_str() == Some("true"));
+                        let role = t
+                            .get("role")
+                            .and_then(Value::as_str)
+                            .unwrap_or("user")
+                            .to_string();
+                        let text = t
+                            .get("content")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string();
+                        let has = t.get("has_answer").is_some_and(|v| {
+                            v.as_bool().unwrap_or(false) || v.as_str() == Some("true")
+                        });
                         (role, text, has)
                     })
                     .collect();
@@ -122,7 +149,11 @@ pub fn items(path: &Path) -> Result<(Vec<Item>, usize)> {
 /// The user turns of an item as sessions to import; a turn's external id is
 /// `<session id>#<turn index>`.
 pub fn haystack(item: &Item) -> Vec<NewSession> {
-    let fallback = Utc.with_ymd_and_hms(2023, 1, 1, 0, 0, 0).single().unwrap_or_default().fixed_offset();
+    let fallback = Utc
+        .with_ymd_and_hms(2023, 1, 1, 0, 0, 0)
+        .single()
+        .unwrap_or_default()
+        .fixed_offset();
     item.sessions
         .iter()
         .map(|(sid, date, turns)| NewSession {
@@ -159,7 +190,11 @@ pub fn evaluate(
     let n = limit.unwrap_or(items.len()).min(items.len());
     for (i, item) in items.iter().take(n).enumerate() {
         let scratch = ScratchDir::new()?;
-        let at = item.asked_at.map(|t| t.to_utc()).unwrap_or_else(|| Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0).single().unwrap_or_default());
+        let at = item.asked_at.map(|t| t.to_utc()).unwrap_or_else(|| {
+            Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0)
+                .single()
+                .unwrap_or_default()
+        });
         let clock = Arc::new(FixedClock::new(at));
         let context = ContextName::new("personal")?;
         let mut engine = Engine::open(scratch.path(), &context, embedder.clone(), clock)?;
@@ -169,27 +204,43 @@ pub fn evaluate(
             .sessions
             .iter()
             .flat_map(|(sid, _, turns)| {
-                turns.iter().enumerate().filter(|(_, (role, _, has))| *has && role == "user").map(move |(i, _)| format!("{sid}#{i}"))
+                turns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (role, _, has))| *has && role == "user")
+                    .map(move |(i, _)| format!("{sid}#{i}"))
             })
             .collect();
         if !item.is_abstention() && relevant_turns.is_empty() {
-            *notes.entry("answerable_questions_without_user_evidence_turns".into()).or_default() += 1;
+            *notes
+                .entry("answerable_questions_without_user_evidence_turns".into())
+                .or_default() += 1;
         }
-        progress(format!("{}/{n} {}: {} user turns", i + 1, item.id, report.messages_seen));
+        progress(format!(
+            "{}/{n} {}: {} user turns",
+            i + 1,
+            item.id,
+            report.messages_seen
+        ));
         for system in systems {
             let (hits, latency_ms) = ask(&engine, &item.question, system)?;
-            let (turns, sessions) = reduce(&hits, |h| h.episode.message_external_id.clone(), |t| {
-                t.rsplit_once('#').map_or(t, |(s, _)| s).to_string()
-            });
-            outcomes.entry(system.name.clone()).or_default().push(Outcome {
-                category: item.kind.clone(),
-                answerable: !item.is_abstention(),
-                relevant_turns: relevant_turns.clone(),
-                relevant_sessions: item.answer_sessions.clone(),
-                turns,
-                sessions,
-                latency_ms,
-            });
+            let (turns, sessions) = reduce(
+                &hits,
+                |h| h.episode.message_external_id.clone(),
+                |t| t.rsplit_once('#').map_or(t, |(s, _)| s).to_string(),
+            );
+            outcomes
+                .entry(system.name.clone())
+                .or_default()
+                .push(Outcome {
+                    category: item.kind.clone(),
+                    answerable: !item.is_abstention(),
+                    relevant_turns: relevant_turns.clone(),
+                    relevant_sessions: item.answer_sessions.clone(),
+                    turns,
+                    sessions,
+                    latency_ms,
+                });
         }
     }
     Ok(Report {
@@ -198,7 +249,10 @@ pub fn evaluate(
         protocol: Protocol::LongMemEval,
         ks: Protocol::LongMemEval.ks().to_vec(),
         outcomes,
-        thresholds: systems.iter().map(|s| (s.name.clone(), s.threshold)).collect(),
+        thresholds: systems
+            .iter()
+            .map(|s| (s.name.clone(), s.threshold))
+            .collect(),
         data_notes: notes,
     })
 }
@@ -211,6 +265,10 @@ mod tests {
     fn reads_longmemeval_dates() {
         let t = parse_date("2023/05/20 (Sat) 02:21").map(|t| t.to_rfc3339());
         assert_eq!(t.as_deref(), Some("2023-05-20T02:21:00+00:00"));
-        assert_eq!(parse_date("yesterday"), None, "unreadable dates fall back, never crash");
+        assert_eq!(
+            parse_date("yesterday"),
+            None,
+            "unreadable dates fall back, never crash"
+        );
     }
 }

@@ -9,7 +9,11 @@ pub fn recall_at(ranked: &[String], relevant: &HashSet<String>, k: usize) -> Opt
     if relevant.is_empty() {
         return None;
     }
-    let found = ranked.iter().take(k).filter(|id| relevant.contains(*id)).count();
+    let found = ranked
+        .iter()
+        .take(k)
+        .filter(|id| relevant.contains(*id))
+        .count();
     Some(found as f64 / relevant.len() as f64)
 }
 
@@ -18,7 +22,9 @@ pub fn recall_any_at(ranked: &[String], relevant: &HashSet<String>, k: usize) ->
     if relevant.is_empty() {
         return None;
     }
-    Some(f64::from(u8::from(ranked.iter().take(k).any(|id| relevant.contains(id)))))
+    Some(f64::from(u8::from(
+        ranked.iter().take(k).any(|id| relevant.contains(id)),
+    )))
 }
 
 /// 1 if every relevant id is in the first `k`, else 0; `None` when nothing is relevant.
@@ -27,7 +33,9 @@ pub fn recall_all_at(ranked: &[String], relevant: &HashSet<String>, k: usize) ->
         return None;
     }
     let top: HashSet<&String> = ranked.iter().take(k).collect();
-    Some(f64::from(u8::from(relevant.iter().all(|id| top.contains(id)))))
+    Some(f64::from(u8::from(
+        relevant.iter().all(|id| top.contains(id)),
+    )))
 }
 
 /// Relevant ids among the first `k`, divided by `k`; `None` when nothing is relevant or
@@ -36,7 +44,11 @@ pub fn precision_at(ranked: &[String], relevant: &HashSet<String>, k: usize) -> 
     if relevant.is_empty() || k == 0 {
         return None;
     }
-    let found = ranked.iter().take(k).filter(|id| relevant.contains(*id)).count();
+    let found = ranked
+        .iter()
+        .take(k)
+        .filter(|id| relevant.contains(*id))
+        .count();
     Some(found as f64 / k as f64)
 }
 
@@ -48,7 +60,13 @@ pub fn ndcg_at(ranked: &[String], relevant: &HashSet<String>, k: usize) -> Optio
         return None;
     }
     let gain = |i: usize| 1.0 / ((i + 2) as f64).log2();
-    let dcg: f64 = ranked.iter().take(k).enumerate().filter(|(_, id)| relevant.contains(*id)).map(|(i, _)| gain(i)).sum();
+    let dcg: f64 = ranked
+        .iter()
+        .take(k)
+        .enumerate()
+        .filter(|(_, id)| relevant.contains(*id))
+        .map(|(i, _)| gain(i))
+        .sum();
     let ideal: f64 = (0..relevant.len().min(k)).map(gain).sum();
     Some(dcg / ideal)
 }
@@ -91,12 +109,18 @@ pub fn auroc(scores: &[(f64, bool)]) -> Option<f64> {
 /// Ids in order without repeats (the first occurrence keeps its place).
 pub fn dedupe<I: IntoIterator<Item = String>>(ids: I) -> Vec<String> {
     let mut seen = HashSet::new();
-    ids.into_iter().filter(|id| seen.insert(id.clone())).collect()
+    ids.into_iter()
+        .filter(|id| seen.insert(id.clone()))
+        .collect()
 }
 
 /// The mean of the values; `None` for none.
 pub fn mean(values: &[f64]) -> Option<f64> {
-    if values.is_empty() { None } else { Some(values.iter().sum::<f64>() / values.len() as f64) }
+    if values.is_empty() {
+        None
+    } else {
+        Some(values.iter().sum::<f64>() / values.len() as f64)
+    }
 }
 
 #[cfg(test)]
@@ -116,13 +140,29 @@ mod tests {
         let ranked = ids(&["a", "b", "c", "d"]);
         let rel = set(&["b", "d"]);
         assert_eq!(recall_at(&ranked, &rel, 1), Some(0.0));
-        assert_eq!(recall_at(&ranked, &rel, 2), Some(0.5), "b is at rank 2, d is not yet in");
-        assert_eq!(recall_at(&ranked, &rel, 10), Some(1.0), "k beyond the list takes it all");
+        assert_eq!(
+            recall_at(&ranked, &rel, 2),
+            Some(0.5),
+            "b is at rank 2, d is not yet in"
+        );
+        assert_eq!(
+            recall_at(&ranked, &rel, 10),
+            Some(1.0),
+            "k beyond the list takes it all"
+        );
         assert_eq!(recall_any_at(&ranked, &rel, 2), Some(1.0));
-        assert_eq!(recall_all_at(&ranked, &rel, 2), Some(0.0), "d is missing at k = 2");
+        assert_eq!(
+            recall_all_at(&ranked, &rel, 2),
+            Some(0.0),
+            "d is missing at k = 2"
+        );
         assert_eq!(recall_all_at(&ranked, &rel, 4), Some(1.0));
         assert_eq!(precision_at(&ranked, &rel, 4), Some(0.5));
-        assert_eq!(recall_at(&ranked, &set(&[]), 3), None, "no evidence: not counted");
+        assert_eq!(
+            recall_at(&ranked, &set(&[]), 3),
+            None,
+            "no evidence: not counted"
+        );
     }
 
     #[test]
@@ -131,7 +171,11 @@ mod tests {
         // ideal = 1 + 0.6309 = 1.6309; NDCG = 0.6934.
         let got = ndcg_at(&ids(&["x", "a", "b"]), &set(&["a", "b"]), 3).unwrap();
         assert!((got - 0.693_426).abs() < 1e-5, "got {got}");
-        assert_eq!(ndcg_at(&ids(&["a", "b"]), &set(&["a", "b"]), 2), Some(1.0), "ideal order scores 1");
+        assert_eq!(
+            ndcg_at(&ids(&["a", "b"]), &set(&["a", "b"]), 2),
+            Some(1.0),
+            "ideal order scores 1"
+        );
         assert_eq!(ndcg_at(&ids(&["x"]), &set(&["a"]), 1), Some(0.0));
     }
 
@@ -146,11 +190,18 @@ mod tests {
     #[test]
     fn auroc_is_the_chance_a_positive_outscores_a_negative() {
         assert_eq!(auroc(&[(0.9, true), (0.1, false)]), Some(1.0));
-        assert_eq!(auroc(&[(0.5, true), (0.5, false), (0.2, false)]), Some(0.75), "a tie counts half");
+        assert_eq!(
+            auroc(&[(0.5, true), (0.5, false), (0.2, false)]),
+            Some(0.75),
+            "a tie counts half"
+        );
     }
 
     #[test]
     fn dedupe_keeps_first_places() {
-        assert_eq!(dedupe(ids(&["a", "b", "a", "c", "b"])), ids(&["a", "b", "c"]));
+        assert_eq!(
+            dedupe(ids(&["a", "b", "a", "c", "b"])),
+            ids(&["a", "b", "c"])
+        );
     }
 }

@@ -14,7 +14,8 @@ use crate::error::{Error, Result};
 /// Writes `points` as an 800×500 PNG at `path`.
 /// Errors: [`Error::InvalidInput`] carrying the drawing or encoding error.
 pub fn sweep_png(points: &[SweepPoint], path: &Path) -> Result<()> {
-    draw(points, path).map_err(|e| Error::InvalidInput(format!("cannot draw {}: {e}", path.display())))
+    draw(points, path)
+        .map_err(|e| Error::InvalidInput(format!("cannot draw {}: {e}", path.display())))
 }
 
 fn draw(points: &[SweepPoint], path: &Path) -> std::result::Result<(), Box<dyn std::error::Error>> {
@@ -27,15 +28,27 @@ fn draw(points: &[SweepPoint], path: &Path) -> std::result::Result<(), Box<dyn s
     let grey = RGBColor(220, 220, 220);
     for i in 0..=10 {
         let v = f64::from(i) / 10.0;
-        root.draw(&PathElement::new(vec![(x(0.0), y(v)), (x(1.2), y(v))], grey))?;
+        root.draw(&PathElement::new(
+            vec![(x(0.0), y(v)), (x(1.2), y(v))],
+            grey,
+        ))?;
     }
     for i in 0..=12 {
         let t = f64::from(i) / 10.0;
         let len = if i % 5 == 0 { 12 } else { 6 };
-        root.draw(&PathElement::new(vec![(x(t), y(0.0)), (x(t), y(0.0) + len)], BLACK))?;
+        root.draw(&PathElement::new(
+            vec![(x(t), y(0.0)), (x(t), y(0.0) + len)],
+            BLACK,
+        ))?;
     }
-    root.draw(&PathElement::new(vec![(x(0.0), y(0.0)), (x(1.2), y(0.0))], BLACK))?;
-    root.draw(&PathElement::new(vec![(x(0.0), y(0.0)), (x(0.0), y(1.0))], BLACK))?;
+    root.draw(&PathElement::new(
+        vec![(x(0.0), y(0.0)), (x(1.2), y(0.0))],
+        BLACK,
+    ))?;
+    root.draw(&PathElement::new(
+        vec![(x(0.0), y(0.0)), (x(0.0), y(1.0))],
+        BLACK,
+    ))?;
     type Series = (fn(&SweepPoint) -> f64, RGBColor);
     let series: [Series; 3] = [
         (|p| p.answered_rate, BLUE),
@@ -43,7 +56,10 @@ fn draw(points: &[SweepPoint], path: &Path) -> std::result::Result<(), Box<dyn s
         (|p| p.recall_at_10, RGBColor(0, 150, 0)),
     ];
     for (value, colour) in series {
-        let line: Vec<(i32, i32)> = points.iter().map(|p| (x(p.threshold), y(value(p)))).collect();
+        let line: Vec<(i32, i32)> = points
+            .iter()
+            .map(|p| (x(p.threshold), y(value(p))))
+            .collect();
         root.draw(&PathElement::new(line, colour.stroke_width(2)))?;
     }
     root.present()?;

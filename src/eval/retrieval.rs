@@ -34,11 +34,31 @@ pub struct System {
 /// Minne's default ranking and the two baselines; the baselines rank by their raw relevance
 /// only (no retrievability, salience or person bonus).
 pub fn systems() -> Vec<System> {
-    let raw = Weights { similarity: 1.0, retrievability: 0.0, salience: 0.0, person: 0.0 };
+    let raw = Weights {
+        similarity: 1.0,
+        retrievability: 0.0,
+        salience: 0.0,
+        person: 0.0,
+    };
     vec![
-        System { name: "minne".into(), ranking: Ranking::default(), weights: Weights::default(), threshold: DEFAULT_THRESHOLD },
-        System { name: "bm25".into(), ranking: Ranking::bm25_only(), weights: raw, threshold: DEFAULT_THRESHOLD },
-        System { name: "dense".into(), ranking: Ranking::dense_only(), weights: raw, threshold: DEFAULT_THRESHOLD },
+        System {
+            name: "minne".into(),
+            ranking: Ranking::default(),
+            weights: Weights::default(),
+            threshold: DEFAULT_THRESHOLD,
+        },
+        System {
+            name: "bm25".into(),
+            ranking: Ranking::bm25_only(),
+            weights: raw,
+            threshold: DEFAULT_THRESHOLD,
+        },
+        System {
+            name: "dense".into(),
+            ranking: Ranking::dense_only(),
+            weights: raw,
+            threshold: DEFAULT_THRESHOLD,
+        },
     ]
 }
 
@@ -54,20 +74,106 @@ pub fn ablations() -> Vec<System> {
         threshold: DEFAULT_THRESHOLD,
     };
     vec![
-        v("minne-minmax", Ranking { fusion: crate::recall::Fusion::MinMax, ..base }, w),
-        v("minne-rrf", Ranking { fusion: crate::recall::Fusion::Rrf { k: 60.0 }, ..base }, w),
-        v("minne-no-context", Ranking { context: 0.0, ..base }, w),
-        v("minne-context-1", Ranking { context: 1.0, ..base }, w),
-        v("minne-no-neighbour", Ranking { neighbour: 0.0, ..base }, w),
-        v("minne-no-people", Ranking { people: false, ..base }, w),
-        v("minne-no-bm25", Ranking { lexical: 0.0, ..base }, w),
+        v(
+            "minne-minmax",
+            Ranking {
+                fusion: crate::recall::Fusion::MinMax,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-rrf",
+            Ranking {
+                fusion: crate::recall::Fusion::Rrf { k: 60.0 },
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-context",
+            Ranking {
+                context: 0.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-context-1",
+            Ranking {
+                context: 1.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-neighbour",
+            Ranking {
+                neighbour: 0.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-people",
+            Ranking {
+                people: false,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-bm25",
+            Ranking {
+                lexical: 0.0,
+                ..base
+            },
+            w,
+        ),
         v("minne-no-dense", Ranking { dense: 0.0, ..base }, w),
-        v("minne-dense-0.3", Ranking { dense: 0.3, lexical: 0.7, ..base }, w),
-        v("minne-dense-0.7", Ranking { dense: 0.7, lexical: 0.3, ..base }, w),
-        v("minne-person-0", Ranking { ..base }, Weights { person: 0.0, ..w }),
-        v("minne-person-0.2", Ranking { ..base }, Weights { person: 0.2, ..w }),
-        v("minne-person-0.3", Ranking { ..base }, Weights { person: 0.3, ..w }),
-        v("minne-relevance-only", Ranking { ..base }, Weights { similarity: 1.0, retrievability: 0.0, salience: 0.0, ..w }),
+        v(
+            "minne-dense-0.3",
+            Ranking {
+                dense: 0.3,
+                lexical: 0.7,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-dense-0.7",
+            Ranking {
+                dense: 0.7,
+                lexical: 0.3,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-person-0",
+            Ranking { ..base },
+            Weights { person: 0.0, ..w },
+        ),
+        v(
+            "minne-person-0.2",
+            Ranking { ..base },
+            Weights { person: 0.2, ..w },
+        ),
+        v(
+            "minne-person-0.3",
+            Ranking { ..base },
+            Weights { person: 0.3, ..w },
+        ),
+        v(
+            "minne-relevance-only",
+            Ranking { ..base },
+            Weights {
+                similarity: 1.0,
+                retrievability: 0.0,
+                salience: 0.0,
+                ..w
+            },
+        ),
     ]
 }
 
@@ -149,11 +255,19 @@ impl Protocol {
 }
 
 fn ids(xs: &[(String, f64)], threshold: Option<f64>) -> Vec<String> {
-    xs.iter().filter(|(_, s)| threshold.is_none_or(|t| *s >= t)).map(|(id, _)| id.clone()).collect()
+    xs.iter()
+        .filter(|(_, s)| threshold.is_none_or(|t| *s >= t))
+        .map(|(id, _)| id.clone())
+        .collect()
 }
 
 /// The flat metrics of `outcomes` (before the threshold, and `_thresholded` at `threshold`).
-pub fn summarise(protocol: Protocol, ks: &[usize], outcomes: &[&Outcome], threshold: f64) -> BTreeMap<String, f64> {
+pub fn summarise(
+    protocol: Protocol,
+    ks: &[usize],
+    outcomes: &[&Outcome],
+    threshold: f64,
+) -> BTreeMap<String, f64> {
     let mut out = BTreeMap::new();
     let answerable: Vec<&&Outcome> = outcomes.iter().filter(|o| o.answerable).collect();
     let mut put = |key: String, values: Vec<f64>| {
@@ -168,34 +282,88 @@ pub fn summarise(protocol: Protocol, ks: &[usize], outcomes: &[&Outcome], thresh
             };
             match protocol {
                 Protocol::Locomo => {
-                    put(format!("turn_recall@{k}{suffix}"), per(&|o, t| metrics::recall_at(&ids(&o.turns, t), &o.relevant_turns, k)));
-                    put(format!("precision@{k}{suffix}"), per(&|o, t| metrics::precision_at(&ids(&o.turns, t), &o.relevant_turns, k)));
-                    put(format!("ndcg@{k}{suffix}"), per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                    put(
+                        format!("turn_recall@{k}{suffix}"),
+                        per(&|o, t| metrics::recall_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                    );
+                    put(
+                        format!("precision@{k}{suffix}"),
+                        per(&|o, t| metrics::precision_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                    );
+                    put(
+                        format!("ndcg@{k}{suffix}"),
+                        per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                    );
                 }
                 Protocol::LongMemEval => {
-                    put(format!("session_recall_any@{k}{suffix}"), per(&|o, t| metrics::recall_any_at(&ids(&o.sessions, t), &o.relevant_sessions, k)));
-                    put(format!("session_recall_all@{k}{suffix}"), per(&|o, t| metrics::recall_all_at(&ids(&o.sessions, t), &o.relevant_sessions, k)));
-                    put(format!("ndcg@{k}{suffix}"), per(&|o, t| metrics::ndcg_at(&ids(&o.sessions, t), &o.relevant_sessions, k)));
-                    put(format!("turn_recall_any@{k}{suffix}"), per(&|o, t| metrics::recall_any_at(&ids(&o.turns, t), &o.relevant_turns, k)));
-                    put(format!("turn_recall_all@{k}{suffix}"), per(&|o, t| metrics::recall_all_at(&ids(&o.turns, t), &o.relevant_turns, k)));
-                    put(format!("turn_ndcg@{k}{suffix}"), per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)));
+                    put(
+                        format!("session_recall_any@{k}{suffix}"),
+                        per(&|o, t| {
+                            metrics::recall_any_at(&ids(&o.sessions, t), &o.relevant_sessions, k)
+                        }),
+                    );
+                    put(
+                        format!("session_recall_all@{k}{suffix}"),
+                        per(&|o, t| {
+                            metrics::recall_all_at(&ids(&o.sessions, t), &o.relevant_sessions, k)
+                        }),
+                    );
+                    put(
+                        format!("ndcg@{k}{suffix}"),
+                        per(&|o, t| {
+                            metrics::ndcg_at(&ids(&o.sessions, t), &o.relevant_sessions, k)
+                        }),
+                    );
+                    put(
+                        format!("turn_recall_any@{k}{suffix}"),
+                        per(&|o, t| {
+                            metrics::recall_any_at(&ids(&o.turns, t), &o.relevant_turns, k)
+                        }),
+                    );
+                    put(
+                        format!("turn_recall_all@{k}{suffix}"),
+                        per(&|o, t| {
+                            metrics::recall_all_at(&ids(&o.turns, t), &o.relevant_turns, k)
+                        }),
+                    );
+                    put(
+                        format!("turn_ndcg@{k}{suffix}"),
+                        per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                    );
                 }
             }
         }
     }
     let cleared = |o: &Outcome| o.turns.first().is_some_and(|(_, s)| *s >= threshold);
-    put("answered_rate".into(), answerable.iter().map(|o| f64::from(u8::from(cleared(o)))).collect());
+    put(
+        "answered_rate".into(),
+        answerable
+            .iter()
+            .map(|o| f64::from(u8::from(cleared(o))))
+            .collect(),
+    );
     put(
         "abstain_rate".into(),
-        outcomes.iter().filter(|o| !o.answerable).map(|o| f64::from(u8::from(!cleared(o)))).collect(),
+        outcomes
+            .iter()
+            .filter(|o| !o.answerable)
+            .map(|o| f64::from(u8::from(!cleared(o))))
+            .collect(),
     );
     let latencies: Vec<f64> = outcomes.iter().map(|o| o.latency_ms).collect();
     if let (Some(p50), Some(p95)) = (percentile(&latencies, 50.0), percentile(&latencies, 95.0)) {
         out.insert("latency_p50_ms".into(), p50);
         out.insert("latency_p95_ms".into(), p95);
     }
-    let top: Vec<(f64, bool)> =
-        outcomes.iter().map(|o| (o.turns.first().map_or(f64::NEG_INFINITY, |t| t.1), o.answerable)).collect();
+    let top: Vec<(f64, bool)> = outcomes
+        .iter()
+        .map(|o| {
+            (
+                o.turns.first().map_or(f64::NEG_INFINITY, |t| t.1),
+                o.answerable,
+            )
+        })
+        .collect();
     if let Some(a) = metrics::auroc(&top) {
         out.insert("top_score_auroc".into(), a);
     }
@@ -223,16 +391,29 @@ pub fn sweep(outcomes: &[&Outcome], recall_level_sessions: bool) -> Vec<SweepPoi
             let t = f64::from(i) / 100.0;
             let cleared = |o: &Outcome| o.turns.first().is_some_and(|(_, s)| *s >= t);
             let ans: Vec<&&Outcome> = outcomes.iter().filter(|o| o.answerable).collect();
-            let answered = mean(&ans.iter().map(|o| f64::from(u8::from(cleared(o)))).collect::<Vec<_>>()).unwrap_or(0.0);
+            let answered = mean(
+                &ans.iter()
+                    .map(|o| f64::from(u8::from(cleared(o))))
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap_or(0.0);
             let abstain = mean(
-                &outcomes.iter().filter(|o| !o.answerable).map(|o| f64::from(u8::from(!cleared(o)))).collect::<Vec<_>>(),
+                &outcomes
+                    .iter()
+                    .filter(|o| !o.answerable)
+                    .map(|o| f64::from(u8::from(!cleared(o))))
+                    .collect::<Vec<_>>(),
             )
             .unwrap_or(0.0);
             let recall = mean(
                 &ans.iter()
                     .filter_map(|o| {
                         if recall_level_sessions {
-                            metrics::recall_any_at(&ids(&o.sessions, Some(t)), &o.relevant_sessions, 10)
+                            metrics::recall_any_at(
+                                &ids(&o.sessions, Some(t)),
+                                &o.relevant_sessions,
+                                10,
+                            )
                         } else {
                             metrics::recall_at(&ids(&o.turns, Some(t)), &o.relevant_turns, 10)
                         }
@@ -240,7 +421,12 @@ pub fn sweep(outcomes: &[&Outcome], recall_level_sessions: bool) -> Vec<SweepPoi
                     .collect::<Vec<_>>(),
             )
             .unwrap_or(0.0);
-            SweepPoint { threshold: t, answered_rate: answered, abstain_rate: abstain, recall_at_10: recall }
+            SweepPoint {
+                threshold: t,
+                answered_rate: answered,
+                abstain_rate: abstain,
+                recall_at_10: recall,
+            }
         })
         .collect()
 }
@@ -249,7 +435,11 @@ pub fn sweep(outcomes: &[&Outcome], recall_level_sessions: bool) -> Vec<SweepPoi
 /// the answerable questions still get a result (seed 000: an irrelevant memory is worse than
 /// none, so abstain as much as answering allows).
 pub fn pick_threshold(points: &[SweepPoint], min_answered: f64) -> Option<f64> {
-    points.iter().filter(|p| p.answered_rate >= min_answered).map(|p| p.threshold).reduce(f64::max)
+    points
+        .iter()
+        .filter(|p| p.answered_rate >= min_answered)
+        .map(|p| p.threshold)
+        .reduce(f64::max)
 }
 
 /// A finished evaluation of one dataset.
@@ -275,10 +465,16 @@ impl Report {
     /// The metrics of one system: flat keys and `by_category`.
     pub fn system_metrics(&self, name: &str) -> Option<Value> {
         let outcomes = self.outcomes.get(name)?;
-        let thr = self.thresholds.get(name).copied().unwrap_or(DEFAULT_THRESHOLD);
+        let thr = self
+            .thresholds
+            .get(name)
+            .copied()
+            .unwrap_or(DEFAULT_THRESHOLD);
         let all: Vec<&Outcome> = outcomes.iter().collect();
-        let mut flat: Map<String, Value> =
-            summarise(self.protocol, &self.ks, &all, thr).into_iter().map(|(k, v)| (k, json!(v))).collect();
+        let mut flat: Map<String, Value> = summarise(self.protocol, &self.ks, &all, thr)
+            .into_iter()
+            .map(|(k, v)| (k, json!(v)))
+            .collect();
         let mut cats: BTreeMap<String, Vec<&Outcome>> = BTreeMap::new();
         for o in outcomes {
             cats.entry(o.category.clone()).or_default().push(o);
@@ -294,14 +490,21 @@ impl Report {
 
     /// The threshold sweep of Minne's ranking.
     pub fn sweep(&self) -> Vec<SweepPoint> {
-        let os: Vec<&Outcome> = self.outcomes.get("minne").map(|v| v.iter().collect()).unwrap_or_default();
+        let os: Vec<&Outcome> = self
+            .outcomes
+            .get("minne")
+            .map(|v| v.iter().collect())
+            .unwrap_or_default();
         sweep(&os, self.protocol == Protocol::LongMemEval)
     }
 
     /// `{"dataset", "model", "systems": {name: metrics}, "threshold_sweep", "data"}`.
     pub fn to_json(&self) -> Value {
-        let systems: Map<String, Value> =
-            self.outcomes.keys().filter_map(|n| Some((n.clone(), self.system_metrics(n)?))).collect();
+        let systems: Map<String, Value> = self
+            .outcomes
+            .keys()
+            .filter_map(|n| Some((n.clone(), self.system_metrics(n)?)))
+            .collect();
         let sweep = self.sweep();
         json!({
             "dataset": self.dataset,
@@ -317,38 +520,100 @@ impl Report {
     pub fn table(&self) -> String {
         let keys: Vec<String> = match self.protocol {
             Protocol::Locomo => {
-                let mut k: Vec<String> = self.ks.iter().map(|k| format!("turn_recall@{k}")).collect();
-                k.extend(["ndcg@10", "precision@10", "turn_recall@10_thresholded", "answered_rate", "abstain_rate", "top_score_auroc"].map(String::from));
+                let mut k: Vec<String> =
+                    self.ks.iter().map(|k| format!("turn_recall@{k}")).collect();
+                k.extend(
+                    [
+                        "ndcg@10",
+                        "precision@10",
+                        "turn_recall@10_thresholded",
+                        "answered_rate",
+                        "abstain_rate",
+                        "top_score_auroc",
+                    ]
+                    .map(String::from),
+                );
                 k
             }
             Protocol::LongMemEval => {
-                let mut k: Vec<String> = [1, 5, 10].iter().map(|k| format!("session_recall_any@{k}")).collect();
-                k.extend(["ndcg@5", "turn_recall_all@10", "turn_recall_any@10", "session_recall_any@5_thresholded", "answered_rate", "abstain_rate", "top_score_auroc"].map(String::from));
+                let mut k: Vec<String> = [1, 5, 10]
+                    .iter()
+                    .map(|k| format!("session_recall_any@{k}"))
+                    .collect();
+                k.extend(
+                    [
+                        "ndcg@5",
+                        "turn_recall_all@10",
+                        "turn_recall_any@10",
+                        "session_recall_any@5_thresholded",
+                        "answered_rate",
+                        "abstain_rate",
+                        "top_score_auroc",
+                    ]
+                    .map(String::from),
+                );
                 k
             }
         };
         let mut cols = keys.clone();
         cols.extend(["latency_p50_ms", "latency_p95_ms"].map(String::from));
-        let mut s = format!("{} ({}), {} questions\n\n| system | {} |\n|---|{}\n", self.dataset, self.model,
-            self.outcomes.values().next().map_or(0, Vec::len), cols.join(" | "), "---|".repeat(cols.len()));
-        let mut names: Vec<&str> = ["minne", "bm25", "dense"].into_iter().filter(|n| self.outcomes.contains_key(*n)).collect();
-        names.extend(self.outcomes.keys().map(String::as_str).filter(|n| !["minne", "bm25", "dense"].contains(n)));
+        let mut s = format!(
+            "{} ({}), {} questions\n\n| system | {} |\n|---|{}\n",
+            self.dataset,
+            self.model,
+            self.outcomes.values().next().map_or(0, Vec::len),
+            cols.join(" | "),
+            "---|".repeat(cols.len())
+        );
+        let mut names: Vec<&str> = ["minne", "bm25", "dense"]
+            .into_iter()
+            .filter(|n| self.outcomes.contains_key(*n))
+            .collect();
+        names.extend(
+            self.outcomes
+                .keys()
+                .map(String::as_str)
+                .filter(|n| !["minne", "bm25", "dense"].contains(n)),
+        );
         for name in names {
-            let Some(Value::Object(m)) = self.system_metrics(name) else { continue };
+            let Some(Value::Object(m)) = self.system_metrics(name) else {
+                continue;
+            };
             let cells: Vec<String> = cols
                 .iter()
-                .map(|k| m.get(k).and_then(Value::as_f64).map_or("–".into(), |v| if k.starts_with("latency") { format!("{v:.1}") } else { format!("{v:.3}") }))
+                .map(|k| {
+                    m.get(k).and_then(Value::as_f64).map_or("–".into(), |v| {
+                        if k.starts_with("latency") {
+                            format!("{v:.1}")
+                        } else {
+                            format!("{v:.3}")
+                        }
+                    })
+                })
                 .collect();
             s.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
         }
         if let Some(Value::Object(m)) = self.system_metrics("minne")
             && let Some(Value::Object(by)) = m.get("by_category")
         {
-            let main = if self.protocol == Protocol::Locomo { "turn_recall@10" } else { "session_recall_any@5" };
+            let main = if self.protocol == Protocol::Locomo {
+                "turn_recall@10"
+            } else {
+                "session_recall_any@5"
+            };
             s.push_str(&format!("\nminne by category ({main}; abstain_rate where unanswerable):\n\n| category | n | {main} | abstain_rate |\n|---|---|---|---|\n"));
             for (c, v) in by {
-                let g = |k: &str| v.get(k).and_then(Value::as_f64).map_or("–".into(), |x| format!("{x:.3}"));
-                s.push_str(&format!("| {c} | {} | {} | {} |\n", g("questions"), g(main), g("abstain_rate")));
+                let g = |k: &str| {
+                    v.get(k)
+                        .and_then(Value::as_f64)
+                        .map_or("–".into(), |x| format!("{x:.3}"))
+                };
+                s.push_str(&format!(
+                    "| {c} | {} | {} | {} |\n",
+                    g("questions"),
+                    g(main),
+                    g("abstain_rate")
+                ));
             }
         }
         if !self.data_notes.is_empty() {
@@ -366,11 +631,23 @@ impl ScratchDir {
     /// Creates `minne-eval-<pid>-<n>` under the system temp folder.
     pub fn new() -> Result<ScratchDir> {
         static N: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!("minne-eval-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let path = std::env::temp_dir().join(format!(
+            "minne-eval-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
         if path.exists() {
-            std::fs::remove_dir_all(&path).map_err(|source| Error::Io { action: "cannot clear", path: path.clone(), source })?;
+            std::fs::remove_dir_all(&path).map_err(|source| Error::Io {
+                action: "cannot clear",
+                path: path.clone(),
+                source,
+            })?;
         }
-        std::fs::create_dir_all(&path).map_err(|source| Error::Io { action: "cannot create", path: path.clone(), source })?;
+        std::fs::create_dir_all(&path).map_err(|source| Error::Io {
+            action: "cannot create",
+            path: path.clone(),
+            source,
+        })?;
         Ok(ScratchDir(path))
     }
 

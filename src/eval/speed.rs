@@ -26,29 +26,77 @@ use crate::import::{ImportProgress, NewMessage, NewSession};
 use crate::model::Role;
 use crate::recall::RecallQuery;
 
-const NAMES: &[&str] = &["Sara", "Oskar", "Freja", "Lars", "Maja", "Anders", "Ingrid", "Mikkel", "Astrid", "Jonas", "Karin", "Emil"];
+const NAMES: &[&str] = &[
+    "Sara", "Oskar", "Freja", "Lars", "Maja", "Anders", "Ingrid", "Mikkel", "Astrid", "Jonas",
+    "Karin", "Emil",
+];
 const ACTIVITIES: &[&str] = &[
-    "went hiking", "baked sourdough bread", "fixed the bike", "painted the kitchen", "started a pottery class",
-    "planned the product launch", "reviewed the budget", "booked flights", "ran a half marathon", "read a novel",
-    "visited the dentist", "moved the server migration", "adopted a kitten", "learned to sail", "wrote the quarterly report",
-    "repaired the roof", "went to a concert", "cooked a curry", "planted tomatoes", "practised the violin",
+    "went hiking",
+    "baked sourdough bread",
+    "fixed the bike",
+    "painted the kitchen",
+    "started a pottery class",
+    "planned the product launch",
+    "reviewed the budget",
+    "booked flights",
+    "ran a half marathon",
+    "read a novel",
+    "visited the dentist",
+    "moved the server migration",
+    "adopted a kitten",
+    "learned to sail",
+    "wrote the quarterly report",
+    "repaired the roof",
+    "went to a concert",
+    "cooked a curry",
+    "planted tomatoes",
+    "practised the violin",
 ];
 const PLACES: &[&str] = &[
-    "in Malmö", "in Copenhagen", "at the office", "by the lake", "at home", "in Stockholm", "at the gym",
-    "in the garden", "at my parents' place", "downtown", "at the library", "on the island",
+    "in Malmö",
+    "in Copenhagen",
+    "at the office",
+    "by the lake",
+    "at home",
+    "in Stockholm",
+    "at the gym",
+    "in the garden",
+    "at my parents' place",
+    "downtown",
+    "at the library",
+    "on the island",
 ];
 const TIMES: &[&str] = &[
-    "last Friday", "this morning", "yesterday", "on Sunday", "two weeks ago", "last summer", "tonight",
-    "next Tuesday", "in March", "over the weekend",
+    "last Friday",
+    "this morning",
+    "yesterday",
+    "on Sunday",
+    "two weeks ago",
+    "last summer",
+    "tonight",
+    "next Tuesday",
+    "in March",
+    "over the weekend",
 ];
 const FEELINGS: &[&str] = &[
-    "It was exhausting but worth it.", "I felt really proud afterwards.", "Honestly it was a bit stressful.",
-    "We laughed a lot.", "I want to do it again soon.", "It took longer than expected.", "The weather was terrible.",
-    "Everyone loved it.", "I'm still not sure about it.", "It cost more than I planned.",
+    "It was exhausting but worth it.",
+    "I felt really proud afterwards.",
+    "Honestly it was a bit stressful.",
+    "We laughed a lot.",
+    "I want to do it again soon.",
+    "It took longer than expected.",
+    "The weather was terrible.",
+    "Everyone loved it.",
+    "I'm still not sure about it.",
+    "It cost more than I planned.",
 ];
 const TEMPLATES: &[&str] = &[
-    "{n} and I {a} {p} {t}.", "I {a} {p} {t} with {n}.", "{t} I {a} {p}.", "Remind me that {n} {a} {p} {t}.",
-    "Did you know {n} {a} {p}?", "We {a} {p} {t}, {n} came too.",
+    "{n} and I {a} {p} {t}.",
+    "I {a} {p} {t} with {n}.",
+    "{t} I {a} {p}.",
+    "Remind me that {n} {a} {p} {t}.",
+    "Did you know {n} {a} {p}?",
+    "We {a} {p} {t}, {n} came too.",
 ];
 
 /// A small deterministic generator (xorshift64*), so runs are comparable.
@@ -98,7 +146,10 @@ struct ComposedEmbedder {
 }
 
 fn sentences_of(text: &str) -> Vec<&str> {
-    text.split_inclusive(['.', '?', '!']).map(str::trim).filter(|s| !s.is_empty()).collect()
+    text.split_inclusive(['.', '?', '!'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 impl Embedder for ComposedEmbedder {
@@ -111,7 +162,11 @@ impl Embedder for ComposedEmbedder {
     fn embed_passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         let missing: Vec<&str> = {
-            let mut m: Vec<&str> = texts.iter().flat_map(|t| sentences_of(t)).filter(|s| !cache.contains_key(*s)).collect();
+            let mut m: Vec<&str> = texts
+                .iter()
+                .flat_map(|t| sentences_of(t))
+                .filter(|s| !cache.contains_key(*s))
+                .collect();
             m.sort_unstable();
             m.dedup();
             m
@@ -169,26 +224,53 @@ pub struct SizeResult {
 
 /// Builds a context of each size in `sizes` (messages) and measures it with `queries` recalls.
 /// Errors: import and recall errors.
-pub fn run(real: Arc<dyn Embedder>, sizes: &[usize], queries: usize, progress: &mut dyn FnMut(String)) -> Result<Vec<SizeResult>> {
-    let embedder: Arc<dyn Embedder> = Arc::new(ComposedEmbedder { real: real.clone(), cache: Mutex::new(HashMap::new()) });
+pub fn run(
+    real: Arc<dyn Embedder>,
+    sizes: &[usize],
+    queries: usize,
+    progress: &mut dyn FnMut(String),
+) -> Result<Vec<SizeResult>> {
+    let embedder: Arc<dyn Embedder> = Arc::new(ComposedEmbedder {
+        real: real.clone(),
+        cache: Mutex::new(HashMap::new()),
+    });
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let pool: Vec<String> = (0..3000).map(|_| sentence(&mut rng)).collect();
     let mut out = Vec::new();
     for &size in sizes {
         let scratch = ScratchDir::new()?;
-        let start = Utc.with_ymd_and_hms(2024, 1, 1, 9, 0, 0).single().unwrap_or_default();
+        let start = Utc
+            .with_ymd_and_hms(2024, 1, 1, 9, 0, 0)
+            .single()
+            .unwrap_or_default();
         let clock = Arc::new(FixedClock::new(start + Duration::days(800)));
-        let mut engine = Engine::open(scratch.path(), &ContextName::new("personal")?, embedder.clone(), clock)?;
+        let mut engine = Engine::open(
+            scratch.path(),
+            &ContextName::new("personal")?,
+            embedder.clone(),
+            clock,
+        )?;
         let sessions: Vec<NewSession> = (0..size.div_ceil(20))
             .map(|s| NewSession {
                 key: format!("bench:{s}"),
                 messages: (0..20.min(size - s * 20))
                     .map(|i| NewMessage {
                         external_id: None,
-                        role: if i % 2 == 0 { Role::User } else { Role::Assistant },
-                        actor: if i % 2 == 0 { "user".into() } else { "assistant".into() },
+                        role: if i % 2 == 0 {
+                            Role::User
+                        } else {
+                            Role::Assistant
+                        },
+                        actor: if i % 2 == 0 {
+                            "user".into()
+                        } else {
+                            "assistant".into()
+                        },
                         text: message(&mut rng, &pool),
-                        sent_at: (start + Duration::hours(s as i64 * 7) + Duration::minutes(i as i64)).fixed_offset(),
+                        sent_at: (start
+                            + Duration::hours(s as i64 * 7)
+                            + Duration::minutes(i as i64))
+                        .fixed_offset(),
                     })
                     .collect(),
             })
@@ -208,7 +290,11 @@ pub fn run(real: Arc<dyn Embedder>, sizes: &[usize], queries: usize, progress: &
         let mut emb = Vec::new();
         let mut phases: Vec<crate::recall::Timings> = Vec::new();
         for _ in 0..queries {
-            let q = format!("when did {} {}?", rng.pick(NAMES), rng.pick(ACTIVITIES).replacen("went", "go", 1));
+            let q = format!(
+                "when did {} {}?",
+                rng.pick(NAMES),
+                rng.pick(ACTIVITIES).replacen("went", "go", 1)
+            );
             let t = Instant::now();
             real.embed_query(&q)?;
             emb.push(t.elapsed().as_secs_f64() * 1e3);
@@ -227,7 +313,9 @@ pub fn run(real: Arc<dyn Embedder>, sizes: &[usize], queries: usize, progress: &
             embed_query_p50_ms: percentile(&emb, 50.0).unwrap_or(0.0),
             peak_rss_mb: peak_rss_mb(),
             phases_p50_ms: {
-                let p = |f: fn(&crate::recall::Timings) -> f64| percentile(&phases.iter().map(f).collect::<Vec<_>>(), 50.0).unwrap_or(0.0);
+                let p = |f: fn(&crate::recall::Timings) -> f64| {
+                    percentile(&phases.iter().map(f).collect::<Vec<_>>(), 50.0).unwrap_or(0.0)
+                };
                 crate::recall::Timings {
                     snapshot_ms: p(|t| t.snapshot_ms),
                     embed_ms: p(|t| t.embed_ms),

@@ -90,15 +90,23 @@ fn parse_sample(sample: &Sample, as_speaker: Option<&str>) -> Result<Vec<ParsedS
             .get(&format!("{key}_date_time"))
             .and_then(Value::as_str)
             .ok_or_else(|| format!("`{}` {key} has no `{key}_date_time`", sample.sample_id))?;
-        let start = parse_locomo_time(when)
-            .ok_or_else(|| format!("`{}` {key}: cannot read the time \"{when}\"", sample.sample_id))?;
+        let start = parse_locomo_time(when).ok_or_else(|| {
+            format!(
+                "`{}` {key}: cannot read the time \"{when}\"",
+                sample.sample_id
+            )
+        })?;
         let turns: Vec<Turn> = serde_json::from_value(conv[&key].clone())
             .map_err(|e| format!("`{}` {key}: {e}", sample.sample_id))?;
         let messages = turns
             .into_iter()
             .enumerate()
             .map(|(i, t)| {
-                let role = if t.speaker == user { Role::User } else { Role::Assistant };
+                let role = if t.speaker == user {
+                    Role::User
+                } else {
+                    Role::Assistant
+                };
                 let text = match t.blip_caption.as_deref().map(str::trim) {
                     Some(c) if !c.is_empty() => format!("{} [shared a photo: {c}]", t.text),
                     _ => t.text,
@@ -112,7 +120,10 @@ fn parse_sample(sample: &Sample, as_speaker: Option<&str>) -> Result<Vec<ParsedS
                 }
             })
             .collect();
-        out.push(ParsedSession { key: format!("locomo:{}:{key}", sample.sample_id), messages });
+        out.push(ParsedSession {
+            key: format!("locomo:{}:{key}", sample.sample_id),
+            messages,
+        });
     }
     Ok(out)
 }
@@ -133,9 +144,17 @@ mod tests {
     #[test]
     fn reads_locomo_session_times() {
         let t = parse_locomo_time("1:56 pm on 8 May, 2023").unwrap();
-        assert_eq!(t.to_rfc3339(), "2023-05-08T13:56:00+00:00", "pm adds twelve hours");
+        assert_eq!(
+            t.to_rfc3339(),
+            "2023-05-08T13:56:00+00:00",
+            "pm adds twelve hours"
+        );
         let t = parse_locomo_time("12:09 am on 13 September, 2023").unwrap();
-        assert_eq!(t.to_rfc3339(), "2023-09-13T00:09:00+00:00", "12 am is midnight");
+        assert_eq!(
+            t.to_rfc3339(),
+            "2023-09-13T00:09:00+00:00",
+            "12 am is midnight"
+        );
     }
 
     #[test]
@@ -145,13 +164,27 @@ mod tests {
             "session_1":[{"speaker":"Ann","dia_id":"D1:1","text":"hi"},
                          {"speaker":"Bo","dia_id":"D1:2","text":"look","blip_caption":"a cat"}],
             "session_2_date_time":"1:00 pm on 2 May, 2023"}}]"#;
-        let opts = ImportOptions { as_speaker: Some("speaker_b".into()), ..ImportOptions::new(super::super::ImportFormat::Locomo) };
+        let opts = ImportOptions {
+            as_speaker: Some("speaker_b".into()),
+            ..ImportOptions::new(super::super::ImportFormat::Locomo)
+        };
         let sessions = parse(json, &opts).unwrap();
-        assert_eq!(sessions.len(), 1, "a stray date_time key without turns is not a session");
+        assert_eq!(
+            sessions.len(),
+            1,
+            "a stray date_time key without turns is not a session"
+        );
         let m = &sessions[0].messages;
-        assert_eq!((m[0].role, m[1].role), (Role::Assistant, Role::User), "--as speaker_b makes Bo the user");
+        assert_eq!(
+            (m[0].role, m[1].role),
+            (Role::Assistant, Role::User),
+            "--as speaker_b makes Bo the user"
+        );
         assert_eq!(m[1].text, "look [shared a photo: a cat]");
-        assert_eq!((m[1].sent_at - m[0].sent_at).num_seconds(), TURN_SPACING_SECONDS);
+        assert_eq!(
+            (m[1].sent_at - m[0].sent_at).num_seconds(),
+            TURN_SPACING_SECONDS
+        );
         assert_eq!(m[1].external_id.as_deref(), Some("D1:2"));
     }
 }

@@ -52,7 +52,11 @@ pub struct ImportOptions {
 impl ImportOptions {
     /// Options for `format` with the defaults.
     pub fn new(format: ImportFormat) -> Self {
-        ImportOptions { format, sample: None, as_speaker: None }
+        ImportOptions {
+            format,
+            sample: None,
+            as_speaker: None,
+        }
     }
 }
 
@@ -112,8 +116,12 @@ pub const MAX_MESSAGE_BYTES: usize = 100_000;
 pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
     let (mut truncated, mut cleaned) = (0, 0);
     for m in sessions.iter_mut().flat_map(|s| s.messages.iter_mut()) {
-        if m.text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
-            m.text.retain(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'));
+        if m.text
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        {
+            m.text
+                .retain(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'));
             cleaned += 1;
         }
         if m.text.len() > MAX_MESSAGE_BYTES {
@@ -158,11 +166,20 @@ pub(crate) type ParsedMessage = NewMessage;
 /// Reads and parses `path` whole. Errors: [`Error::Io`] when it cannot be read,
 /// [`Error::Import`] when it is not valid in `options.format`.
 pub(crate) fn parse_file(path: &Path, options: &ImportOptions) -> Result<Vec<ParsedSession>> {
-    let bytes = std::fs::read(path)
-        .map_err(|source| Error::Io { action: "cannot read", path: path.to_path_buf(), source })?;
-    let fail = |reason: String| Error::Import { path: path.to_path_buf(), reason };
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| fail(format!("the file is not UTF-8 text ({e}); save it as UTF-8 and retry")))?;
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        action: "cannot read",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let fail = |reason: String| Error::Import {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        fail(format!(
+            "the file is not UTF-8 text ({e}); save it as UTF-8 and retry"
+        ))
+    })?;
     match options.format {
         ImportFormat::Locomo => locomo::parse(text, options).map_err(fail),
         ImportFormat::Transcript => transcript::parse(text).map_err(fail),
@@ -178,7 +195,11 @@ pub(crate) fn json_error(e: &serde_json::Error, format: &str) -> String {
             e.line(),
             e.column()
         ),
-        Category::Syntax => format!("broken JSON at line {}, column {}: {e}", e.line(), e.column()),
+        Category::Syntax => format!(
+            "broken JSON at line {}, column {}: {e}",
+            e.line(),
+            e.column()
+        ),
         Category::Data => format!("not a {format} file: {e}"),
         Category::Io => format!("cannot read: {e}"),
     }

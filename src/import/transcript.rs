@@ -71,9 +71,14 @@ pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
                 )
             })?;
             messages.push(ParsedMessage {
-                external_id: m.id,
+                // `minne:<n>` is the exporter's stand-in for a message that had no id of its
+                // own; it is not an id from the source.
+                external_id: m.id.filter(|id| !(exported && id.starts_with("minne:"))),
                 role,
-                actor: m.actor.filter(|a| !a.trim().is_empty()).unwrap_or_else(|| role.to_string()),
+                actor: m
+                    .actor
+                    .filter(|a| !a.trim().is_empty())
+                    .unwrap_or_else(|| role.to_string()),
                 text: m.text,
                 sent_at,
             });
@@ -84,7 +89,13 @@ pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
             None => match messages.first() {
                 Some(first) => {
                     let digest = Sha256::digest(
-                        format!("{}\n{}\n{}", first.role, first.sent_at.to_rfc3339(), first.text).as_bytes(),
+                        format!(
+                            "{}\n{}\n{}",
+                            first.role,
+                            first.sent_at.to_rfc3339(),
+                            first.text
+                        )
+                        .as_bytes(),
                     );
                     format!("transcript:first-message:{}", hex(&digest[..12]))
                 }
@@ -112,15 +123,25 @@ mod tests {
     fn keeps_the_writers_offset() {
         let s = parse(r#"{"sessions":[{"messages":[{"role":"user","text":"hi","timestamp":"2026-03-02T09:15:00+01:00"}]}]}"#)
             .unwrap();
-        assert_eq!(s[0].messages[0].sent_at.offset().local_minus_utc(), 3600, "the offset resolves 'this morning'");
-        assert!(s[0].key.starts_with("transcript:first-message:"), "no id: keyed by its first message");
+        assert_eq!(
+            s[0].messages[0].sent_at.offset().local_minus_utc(),
+            3600,
+            "the offset resolves 'this morning'"
+        );
+        assert!(
+            s[0].key.starts_with("transcript:first-message:"),
+            "no id: keyed by its first message"
+        );
     }
 
     #[test]
     fn rejects_a_timestamp_without_offset_and_an_unknown_role() {
         let e = parse(r#"{"sessions":[{"messages":[{"role":"user","text":"hi","timestamp":"2026-03-02T09:15:00"}]}]}"#)
             .unwrap_err();
-        assert!(e.contains("sessions[0].messages[0]") && e.contains("UTC offset"), "{e}");
+        assert!(
+            e.contains("sessions[0].messages[0]") && e.contains("UTC offset"),
+            "{e}"
+        );
         let e = parse(r#"{"sessions":[{"messages":[{"role":"bot","text":"hi","timestamp":"2026-03-02T09:15:00Z"}]}]}"#)
             .unwrap_err();
         assert!(e.contains("unknown role `bot`"), "{e}");

@@ -37,10 +37,21 @@ static CACHE: Mutex<Option<Entries>> = Mutex::new(None);
 
 fn fingerprint(conn: &Connection, model: &str) -> Result<Fingerprint> {
     let data_version: i64 = conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
-    let (count, max_id): (i64, i64) =
-        conn.query_row("SELECT count(*), coalesce(max(id), 0) FROM episodes", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (count, max_id): (i64, i64) = conn.query_row(
+        "SELECT count(*), coalesce(max(id), 0) FROM episodes",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     let vectors: i64 = conn.query_row("SELECT count(*) FROM embeddings", [], |r| r.get(0))?;
-    Ok((conn as *const Connection as usize, conn.total_changes(), data_version, count, max_id, vectors, model.to_string()))
+    Ok((
+        conn as *const Connection as usize,
+        conn.total_changes(),
+        data_version,
+        count,
+        max_id,
+        vectors,
+        model.to_string(),
+    ))
 }
 
 /// The snapshot of the store at `path`, from the cache when nothing changed, else built by

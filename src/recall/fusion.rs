@@ -37,14 +37,21 @@ pub(crate) fn fuse(
             .iter()
             .zip(lexical)
             .map(|(d, l)| {
-                let l = if lexical_scale > 0.0 { (l / lexical_scale).min(1.0) } else { 0.0 };
+                let l = if lexical_scale > 0.0 {
+                    (l / lexical_scale).min(1.0)
+                } else {
+                    0.0
+                };
                 (w_dense * d.clamp(0.0, 1.0) + w_lexical * l) / total
             })
             .collect(),
         Fusion::MinMax => {
             let d = min_max(dense);
             let l = min_max(lexical);
-            d.iter().zip(&l).map(|(d, l)| (w_dense * d + w_lexical * l) / total).collect()
+            d.iter()
+                .zip(&l)
+                .map(|(d, l)| (w_dense * d + w_lexical * l) / total)
+                .collect()
         }
         Fusion::Rrf { k } => {
             let d = ranks(dense);
@@ -55,7 +62,11 @@ pub(crate) fn fuse(
                 .zip(lexical)
                 .map(|((rd, rl), lx)| {
                     // A memory the lexical side did not match at all gets nothing from it.
-                    let lex = if *lx > 0.0 { w_lexical / (k + *rl as f64) } else { 0.0 };
+                    let lex = if *lx > 0.0 {
+                        w_lexical / (k + *rl as f64)
+                    } else {
+                        0.0
+                    };
                     (w_dense / (k + *rd as f64) + lex) / (total * best)
                 })
                 .collect()
@@ -65,7 +76,11 @@ pub(crate) fn fuse(
 
 /// Scales to `[0, 1]` by the minimum and maximum; all equal gives all 0.
 pub(crate) fn min_max(xs: &[f64]) -> Vec<f64> {
-    let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
     if (hi - lo).partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return vec![0.0; xs.len()];
     }
@@ -90,18 +105,33 @@ mod tests {
     #[test]
     fn min_max_spans_zero_to_one() {
         assert_eq!(min_max(&[1.0, 3.0, 2.0]), vec![0.0, 1.0, 0.5]);
-        assert_eq!(min_max(&[2.0, 2.0]), vec![0.0, 0.0], "no spread means no evidence either way");
+        assert_eq!(
+            min_max(&[2.0, 2.0]),
+            vec![0.0, 0.0],
+            "no spread means no evidence either way"
+        );
     }
 
     #[test]
     fn absolute_fusion_is_weighted_and_clipped() {
         let got = fuse(Fusion::Absolute, 0.5, 0.5, &[0.6, -0.2], &[4.0, 0.0], 2.0);
-        assert_eq!(got, vec![0.8, 0.0], "lexical 4/2 clips to 1; a negative cosine counts 0");
+        assert_eq!(
+            got,
+            vec![0.8, 0.0],
+            "lexical 4/2 clips to 1; a negative cosine counts 0"
+        );
     }
 
     #[test]
     fn rrf_gives_one_to_the_top_of_both() {
-        let got = fuse(Fusion::Rrf { k: 60.0 }, 1.0, 1.0, &[0.9, 0.1], &[5.0, 1.0], 1.0);
+        let got = fuse(
+            Fusion::Rrf { k: 60.0 },
+            1.0,
+            1.0,
+            &[0.9, 0.1],
+            &[5.0, 1.0],
+            1.0,
+        );
         assert!((got[0] - 1.0).abs() < 1e-12 && got[1] < got[0]);
     }
 }

@@ -42,7 +42,7 @@ pub use fusion::Fusion;
 pub const DEFAULT_K: usize = 3;
 /// The default absolute threshold on the final score, calibrated on the dev data
 /// (docs/benchmarks.md, "Recall defaults").
-pub const DEFAULT_THRESHOLD: f64 = 0.45;
+pub const DEFAULT_THRESHOLD: f64 = 0.36;
 
 /// The weights of the final score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -60,7 +60,12 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights { similarity: 0.8, retrievability: 0.1, salience: 0.1, person: 0.1 }
+        Weights {
+            similarity: 0.8,
+            retrievability: 0.1,
+            salience: 0.1,
+            person: 0.1,
+        }
     }
 }
 
@@ -85,19 +90,40 @@ pub struct Ranking {
 
 impl Default for Ranking {
     fn default() -> Self {
-        Ranking { dense: 0.5, lexical: 0.5, context: 0.5, neighbour: 0.7, people: true, fusion: Fusion::Absolute }
+        Ranking {
+            dense: 0.5,
+            lexical: 0.5,
+            context: 0.5,
+            neighbour: 0.7,
+            people: true,
+            fusion: Fusion::Absolute,
+        }
     }
 }
 
 impl Ranking {
     /// Plain BM25 over the episodes' own words (stop-words dropped, Porter stems).
     pub fn bm25_only() -> Self {
-        Ranking { dense: 0.0, lexical: 1.0, context: 0.0, neighbour: 0.0, people: false, fusion: Fusion::MinMax }
+        Ranking {
+            dense: 0.0,
+            lexical: 1.0,
+            context: 0.0,
+            neighbour: 0.0,
+            people: false,
+            fusion: Fusion::MinMax,
+        }
     }
 
     /// Plain cosine similarity of the whole query with each episode.
     pub fn dense_only() -> Self {
-        Ranking { dense: 1.0, lexical: 0.0, context: 0.0, neighbour: 0.0, people: false, fusion: Fusion::Absolute }
+        Ranking {
+            dense: 1.0,
+            lexical: 0.0,
+            context: 0.0,
+            neighbour: 0.0,
+            people: false,
+            fusion: Fusion::Absolute,
+        }
     }
 }
 
@@ -261,11 +287,17 @@ impl Engine {
     /// Recalls as [`Engine::recall`] does and also returns up to `near_misses` of the best
     /// candidates that were left out, each with why (under the threshold, or outside `k`).
     /// Errors: as [`Engine::recall`].
-    pub fn recall_explained(&self, query: &RecallQuery, near_misses: usize) -> Result<RecallExplained> {
+    pub fn recall_explained(
+        &self,
+        query: &RecallQuery,
+        near_misses: usize,
+    ) -> Result<RecallExplained> {
         // A paused context recalls nothing (DESIGN: modes are enforced in the engine).
         self.require_recall()?;
         if query.text.trim().is_empty() {
-            return Err(Error::InvalidInput("the recall query is empty: say what to recall".into()));
+            return Err(Error::InvalidInput(
+                "the recall query is empty: say what to recall".into(),
+            ));
         }
         let started = Instant::now();
         let now = self.clock.now();
@@ -274,13 +306,21 @@ impl Engine {
         let lap = Instant::now();
         let snapshot = self.snapshot()?;
         timings.snapshot_ms = ms(lap);
-        let people = if ranking.people { people_named_in(&snapshot.people, &query.text) } else { Vec::new() };
+        let people = if ranking.people {
+            people_named_in(&snapshot.people, &query.text)
+        } else {
+            Vec::new()
+        };
         let mut scored = self.score_all(&snapshot.candidates, query, &people, now, &mut timings)?;
         let lap = Instant::now();
         scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
         timings.rank_ms += ms(lap);
         let lap = Instant::now();
-        let cleared = scored.iter().take(query.k).take_while(|s| s.score >= query.threshold).count();
+        let cleared = scored
+            .iter()
+            .take(query.k)
+            .take_while(|s| s.score >= query.threshold)
+            .count();
         let misses: Vec<(Scored, LeftOut)> = scored
             .iter()
             .enumerate()
@@ -288,9 +328,14 @@ impl Engine {
             .take(near_misses)
             .map(|(i, s)| {
                 let reason = if s.score < query.threshold {
-                    LeftOut::UnderThreshold { threshold: query.threshold }
+                    LeftOut::UnderThreshold {
+                        threshold: query.threshold,
+                    }
                 } else {
-                    LeftOut::OutsideK { rank: i + 1, k: query.k }
+                    LeftOut::OutsideK {
+                        rank: i + 1,
+                        k: query.k,
+                    }
                 };
                 (*s, reason)
             })
@@ -300,32 +345,57 @@ impl Engine {
         let near_misses = miss_hits
             .into_iter()
             .map(|hit| {
-                let reason = misses.iter().find(|(s, _)| s.id == hit.episode.id).map(|(_, r)| *r);
-                NearMiss { hit, reason: reason.unwrap_or(LeftOut::UnderThreshold { threshold: query.threshold }) }
+                let reason = misses
+                    .iter()
+                    .find(|(s, _)| s.id == hit.episode.id)
+                    .map(|(_, r)| *r);
+                NearMiss {
+                    hit,
+                    reason: reason.unwrap_or(LeftOut::UnderThreshold {
+                        threshold: query.threshold,
+                    }),
+                }
             })
             .collect();
         let terms = lexical::content_words(&query.text, &people);
         timings.load_ms = ms(lap);
-        Ok(RecallExplained { hits, near_misses, people, terms, took_ms: ms(started), timings })
+        Ok(RecallExplained {
+            hits,
+            near_misses,
+            people,
+            terms,
+            took_ms: ms(started),
+            timings,
+        })
     }
 
     /// Every episode with what scoring needs and the names of the context's people, from the
     /// cache when the store has not changed since the last recall.
     fn snapshot(&self) -> Result<std::sync::Arc<cache::Snapshot>> {
-        cache::get(self.store.path(), self.store.conn(), self.embedder.model_id(), || {
-            let mut stmt = self.store.conn().prepare_cached(
+        cache::get(
+            self.store.path(),
+            self.store.conn(),
+            self.embedder.model_id(),
+            || {
+                let mut stmt = self.store.conn().prepare_cached(
                 "SELECT DISTINCT actor FROM episodes UNION SELECT DISTINCT name FROM episode_participants",
             )?;
-            let names = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-            let mut people: Vec<String> = names
-                .into_iter()
-                .map(|n| n.to_lowercase())
-                .filter(|n| n != "user" && n != "assistant" && !n.is_empty())
-                .collect();
-            people.sort();
-            people.dedup();
-            Ok(cache::Snapshot { candidates: self.candidates()?, people })
-        })
+                let names = stmt
+                    .query_map([], |r| r.get::<_, String>(0))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                let mut people: Vec<String> = names
+                    .into_iter()
+                    .map(|n| n.to_lowercase())
+                    .filter(|n| n != "user" && n != "assistant" && !n.is_empty())
+                    .collect();
+                people.sort();
+                people.dedup();
+                Ok(cache::Snapshot {
+                    candidates: self.candidates()?,
+                    people,
+                })
+            },
+        )
     }
 
     /// Every episode with what scoring needs.
@@ -363,7 +433,8 @@ impl Engine {
         let mut turns: Vec<(i64, i64)> = places.clone();
         turns.sort_unstable();
         turns.dedup();
-        let index: HashMap<(i64, i64), usize> = turns.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+        let index: HashMap<(i64, i64), usize> =
+            turns.iter().enumerate().map(|(i, t)| (*t, i)).collect();
         for (c, (session, seq)) in out.iter_mut().zip(places) {
             c.turn = index.get(&(session, seq)).copied().unwrap_or(0);
             c.prev_turn = index.get(&(session, seq - 1)).copied();
@@ -389,14 +460,23 @@ impl Engine {
         // Dense side: the query without the named people.
         let dense: Vec<f64> = if ranking.dense > 0.0 {
             let stripped = strip_names(&query.text, people);
-            let embedded = if stripped.trim().is_empty() { query.text.as_str() } else { stripped.as_str() };
+            let embedded = if stripped.trim().is_empty() {
+                query.text.as_str()
+            } else {
+                stripped.as_str()
+            };
             let lap = Instant::now();
             let q = self.embedder.embed_query(embedded)?;
             timings.embed_ms = ms(lap);
             let lap = Instant::now();
             let dense = candidates
                 .iter()
-                .map(|c| c.vector.as_ref().filter(|v| v.len() == q.len()).map_or(0.0, |v| f64::from(dot(&q, v))))
+                .map(|c| {
+                    c.vector
+                        .as_ref()
+                        .filter(|v| v.len() == q.len())
+                        .map_or(0.0, |v| f64::from(dot(&q, v)))
+                })
                 .collect();
             timings.dense_ms = ms(lap);
             dense
@@ -410,18 +490,38 @@ impl Engine {
         let (lexical, scale) = if ranking.lexical > 0.0 && !terms.is_empty() {
             let by_id = lexical::bm25(self.store.conn(), &terms, ranking.context)?;
             let scale = self.idf_sum(&terms, candidates.len())?;
-            (candidates.iter().map(|c| by_id.get(&c.id).copied().unwrap_or(0.0)).collect(), scale)
+            (
+                candidates
+                    .iter()
+                    .map(|c| by_id.get(&c.id).copied().unwrap_or(0.0))
+                    .collect(),
+                scale,
+            )
         } else {
             (vec![0.0; candidates.len()], 0.0)
         };
         timings.lexical_ms = ms(lap);
         let lap = Instant::now();
 
-        let own = fusion::fuse(ranking.fusion, ranking.dense, ranking.lexical, &dense, &lexical, scale);
+        let own = fusion::fuse(
+            ranking.fusion,
+            ranking.dense,
+            ranking.lexical,
+            &dense,
+            &lexical,
+            scale,
+        );
 
         // Neighbour propagation over turns: the best relevance of each (session, seq).
         let turn_count = candidates.iter().map(|c| c.turn + 1).max().unwrap_or(0);
-        let mut turn_best = vec![f64::NEG_INFINITY; if ranking.neighbour > 0.0 { turn_count } else { 0 }];
+        let mut turn_best = vec![
+            f64::NEG_INFINITY;
+            if ranking.neighbour > 0.0 {
+                turn_count
+            } else {
+                0
+            }
+        ];
         if ranking.neighbour > 0.0 {
             for (c, r) in candidates.iter().zip(&own) {
                 turn_best[c.turn] = turn_best[c.turn].max(*r);
@@ -446,7 +546,9 @@ impl Engine {
             }
             let age_days = (now - c.occurred_at).num_seconds() as f64 / 86_400.0;
             let person_match = !people.is_empty()
-                && people.iter().any(|p| *p == c.actor || c.participants.iter().any(|n| n == p));
+                && people
+                    .iter()
+                    .any(|p| *p == c.actor || c.participants.iter().any(|n| n == p));
             let parts = ScoreParts {
                 similarity: dense[i],
                 lexical: lexical[i],
@@ -459,8 +561,17 @@ impl Engine {
             let score = w.similarity * parts.relevance
                 + w.retrievability * parts.retrievability
                 + w.salience * parts.salience
-                - if !people.is_empty() && !person_match { w.person } else { 0.0 };
-            out.push(Scored { id: EpisodeId(c.id), score, parts, age_days });
+                - if !people.is_empty() && !person_match {
+                    w.person
+                } else {
+                    0.0
+                };
+            out.push(Scored {
+                id: EpisodeId(c.id),
+                score,
+                parts,
+                age_days,
+            });
         }
         timings.rank_ms = ms(lap);
         Ok(out)
@@ -469,11 +580,16 @@ impl Engine {
     /// Σ IDF of the terms as FTS5's BM25 computes it, over `n` rows: about the BM25 of a
     /// memory of average length holding every term once, the lexical side's absolute scale.
     fn idf_sum(&self, terms: &[String], n: usize) -> Result<f64> {
-        let mut stmt = self.store.conn().prepare_cached("SELECT count(*) FROM episodes_fts WHERE episodes_fts MATCH ?1")?;
+        let mut stmt = self
+            .store
+            .conn()
+            .prepare_cached("SELECT count(*) FROM episodes_fts WHERE episodes_fts MATCH ?1")?;
         let n = n as f64;
         let mut sum = 0.0;
         for t in terms {
-            let Some(q) = lexical::fts_query(std::slice::from_ref(t)) else { continue };
+            let Some(q) = lexical::fts_query(std::slice::from_ref(t)) else {
+                continue;
+            };
             let hits: f64 = stmt.query_row([q], |r| r.get::<_, i64>(0))? as f64;
             if hits > 0.0 {
                 sum += ((n - hits + 0.5) / (hits + 0.5)).ln().max(1e-6);
@@ -494,9 +610,13 @@ impl Engine {
         // SQLite limits bound parameters; load in chunks.
         for chunk in scored.chunks(500) {
             let placeholders = vec!["?"; chunk.len()].join(",");
-            let sql = format!("SELECT {EPISODE_COLUMNS} FROM {EPISODE_FROM} WHERE e.id IN ({placeholders})");
+            let sql = format!(
+                "SELECT {EPISODE_COLUMNS} FROM {EPISODE_FROM} WHERE e.id IN ({placeholders})"
+            );
             let mut stmt = self.store.conn().prepare(&sql)?;
-            let rows = stmt.query_map(params_from_iter(chunk.iter().map(|s| s.id.0)), |r| from_row(r, now))?;
+            let rows = stmt.query_map(params_from_iter(chunk.iter().map(|s| s.id.0)), |r| {
+                from_row(r, now)
+            })?;
             for v in rows {
                 let v = v?;
                 views.insert(v.id, v);
@@ -506,7 +626,12 @@ impl Engine {
             .iter()
             .filter_map(|s| {
                 let episode = views.remove(&s.id)?;
-                Some(RecallHit { episode, score: s.score, parts: s.parts, age_days: s.age_days })
+                Some(RecallHit {
+                    episode,
+                    score: s.score,
+                    parts: s.parts,
+                    age_days: s.age_days,
+                })
             })
             .collect())
     }
@@ -517,7 +642,12 @@ impl Engine {
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0.0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
     for (x, y) in ca.zip(cb) {
         for j in 0..8 {
             acc[j] += x[j] * y[j];
@@ -570,7 +700,10 @@ mod tests {
         let a: Vec<f32> = (0..19).map(|i| i as f32 * 0.1).collect();
         let b: Vec<f32> = (0..19).map(|i| 1.0 - i as f32 * 0.05).collect();
         let plain: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-        assert!((dot(&a, &b) - plain).abs() < 1e-4, "lanes and tail must add up to the same dot product");
+        assert!(
+            (dot(&a, &b) - plain).abs() < 1e-4,
+            "lanes and tail must add up to the same dot product"
+        );
     }
 
     #[test]
@@ -581,6 +714,10 @@ mod tests {
             "What did kids make?",
             "the name, possessive included, goes; the rest of the question stays"
         );
-        assert_eq!(strip_names("What about Mel?", &people), "What about Mel?", "only whole names match");
+        assert_eq!(
+            strip_names("What about Mel?", &people),
+            "What about Mel?",
+            "only whole names match"
+        );
     }
 }

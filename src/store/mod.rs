@@ -26,7 +26,9 @@ impl Store {
     /// migrations. Errors: [`Error::Io`] if the file cannot be created,
     /// [`Error::SchemaTooNew`] if a newer Minne wrote it, [`Error::Database`] otherwise.
     pub fn open(path: &Path) -> Result<Store> {
-        create_owner_only(path)?;
+        if !path.exists() {
+            create_owner_only(path)?;
+        }
         let conn = Connection::open(path)?;
         // Another process (the app, the CLI, the MCP server) may hold the write lock briefly.
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
@@ -42,7 +44,10 @@ impl Store {
             PRAGMA synchronous = NORMAL;
             ",
         )?;
-        let mut store = Store { conn, path: path.to_path_buf() };
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
         store.migrate()?;
         Ok(store)
     }
@@ -64,7 +69,8 @@ impl Store {
 
     /// Moves the WAL into the database and truncates it, so deleted content leaves the log.
     pub(crate) fn checkpoint(&self) -> Result<()> {
-        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
 
@@ -74,14 +80,22 @@ impl Store {
     }
 
     fn migrate(&mut self) -> Result<()> {
-        let found: i64 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let found: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
         let known = Store::latest_version();
         if found > known {
-            return Err(Error::SchemaTooNew { path: self.path.clone(), found, known });
+            return Err(Error::SchemaTooNew {
+                path: self.path.clone(),
+                found,
+                known,
+            });
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
             // IMMEDIATE: two processes opening a new file at once must not both migrate.
-            let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let tx = self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let now: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
             if now > i as i64 {
                 continue; // another process ran this one while we waited for the lock
@@ -126,7 +140,11 @@ fn create_owner_only(path: &Path) -> Result<()> {
         .mode(0o600)
         .open(path)
         .map(|_| ())
-        .map_err(|source| Error::Io { action: "cannot create", path: path.to_path_buf(), source })
+        .map_err(|source| Error::Io {
+            action: "cannot create",
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 #[cfg(not(unix))]
@@ -136,7 +154,11 @@ fn create_owner_only(path: &Path) -> Result<()> {
         .append(true)
         .open(path)
         .map(|_| ())
-        .map_err(|source| Error::Io { action: "cannot create", path: path.to_path_buf(), source })
+        .map_err(|source| Error::Io {
+            action: "cannot create",
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 /// An embedding as stored: little-endian `f32`s.
@@ -149,7 +171,11 @@ pub(crate) fn blob_to_vector(b: &[u8]) -> Option<Vec<f32>> {
     if !b.len().is_multiple_of(4) {
         return None;
     }
-    Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    Some(
+        b.chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -161,18 +187,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let store = Store::open(&path).unwrap();
-        let fk: i64 = store.conn().query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        let fk: i64 = store
+            .conn()
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(fk, 1, "foreign keys must be on so derived rows cascade");
-        let sd: i64 = store.conn().query_row("PRAGMA secure_delete", [], |r| r.get(0)).unwrap();
-        assert_eq!(sd, 1, "secure_delete must be on so deleted bytes are zeroed");
-        let mode: String =
-            store.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        let sd: i64 = store
+            .conn()
+            .query_row("PRAGMA secure_delete", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            sd, 1,
+            "secure_delete must be on so deleted bytes are zeroed"
+        );
+        let mode: String = store
+            .conn()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(mode, "wal");
         drop(store);
         // A second open must find the schema current and not re-run migration 1 (which would
         // fail on CREATE TABLE of an existing table).
         let store = Store::open(&path).unwrap();
-        let v: i64 = store.conn().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        let v: i64 = store
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(v, Store::latest_version());
     }
 
@@ -184,6 +224,9 @@ mod tests {
         let path = dir.path().join("t.sqlite");
         let _store = Store::open(&path).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600, "memories are private: only the owner may read the file");
+        assert_eq!(
+            mode, 0o600,
+            "memories are private: only the owner may read the file"
+        );
     }
 }

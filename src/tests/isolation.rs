@@ -17,8 +17,10 @@ use crate::model::Role;
 use crate::recall::RecallQuery;
 
 const CONTEXTS: [&str; 3] = ["work", "personal", "health"];
-const WORDS: [&str; 12] =
-    ["launch", "dentist", "budget", "garden", "invoice", "sister", "flight", "report", "piano", "rent", "doctor", "team"];
+const WORDS: [&str; 12] = [
+    "launch", "dentist", "budget", "garden", "invoice", "sister", "flight", "report", "piano",
+    "rent", "doctor", "team",
+];
 
 #[derive(Debug, Clone)]
 enum Op {

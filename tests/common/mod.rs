@@ -1,4 +1,5 @@
 //! Shared helpers of the integration tests: the real model and the shared data folder.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 #![allow(dead_code)]
 
 use std::path::PathBuf;

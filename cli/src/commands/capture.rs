@@ -15,7 +15,9 @@ pub struct Args {
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let mut engine = env.open()?;
     let job = match args.if_quiet {
-        Some(seconds) => engine.capture_if_quiet(chrono::Duration::seconds(seconds.max(0)), &mut |_| {})?,
+        Some(seconds) => {
+            engine.capture_if_quiet(chrono::Duration::seconds(seconds.max(0)), &mut |_| {})?
+        }
         None => engine.run_capture(CaptureReason::Checkpoint, &mut |_| {})?,
     };
     if args.json {

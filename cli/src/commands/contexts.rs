@@ -12,8 +12,15 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     if let Some(name) = &args.create {
-        let info = minne::context::create_context(&env.settings.data_dir, &minne::ContextName::new(name)?)?;
-        eprintln!("Created the context `{}` at {}.", info.name, info.path.display());
+        let info = minne::context::create_context(
+            &env.settings.data_dir,
+            &minne::ContextName::new(name)?,
+        )?;
+        eprintln!(
+            "Created the context `{}` at {}.",
+            info.name,
+            info.path.display()
+        );
     }
     let contexts = minne::list_contexts(&env.settings.data_dir)?;
     if args.json {
@@ -22,7 +29,19 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     for c in &contexts {
         let marker = if c.name == env.context { "*" } else { " " };
-        println!("{marker} {:<16} {:>7} episodes  {}", c.name.as_str(), c.episodes, c.path.display());
+        match &c.problem {
+            None => println!(
+                "{marker} {:<16} {:>7} episodes  {}",
+                c.name.as_str(),
+                c.episodes,
+                c.path.display()
+            ),
+            Some(p) => println!(
+                "{marker} {:<16}       ? episodes  {}: {p}",
+                c.name.as_str(),
+                c.path.display()
+            ),
+        }
     }
     Ok(())
 }

@@ -89,28 +89,51 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             return Ok(());
         }
         Dataset::Speed { sizes, queries } => {
-            let results = minne::eval::speed::run(embedder(env)?, &sizes, queries, &mut |l| eprintln!("{l}"))?;
+            let results = minne::eval::speed::run(embedder(env)?, &sizes, queries, &mut |l| {
+                eprintln!("{l}")
+            })?;
             println!("{}", serde_json::to_string_pretty(&results)?);
             return Ok(());
         }
-        Dataset::Locomo { path, sample, k, out } => {
+        Dataset::Locomo {
+            path,
+            sample,
+            k,
+            out,
+        } => {
             let systems = systems(out.ablate);
-            let mut report =
-                minne::eval::locomo::evaluate(&path, embedder(env)?, sample.as_deref(), &systems, &mut |l| eprintln!("{l}"))?;
+            let mut report = minne::eval::locomo::evaluate(
+                &path,
+                embedder(env)?,
+                sample.as_deref(),
+                &systems,
+                &mut |l| eprintln!("{l}"),
+            )?;
             report.ks = k;
             (report, out)
         }
-        Dataset::Longmemeval { path, limit, k, out } => {
+        Dataset::Longmemeval {
+            path,
+            limit,
+            k,
+            out,
+        } => {
             let systems = systems(out.ablate);
-            let mut report =
-                minne::eval::longmemeval::evaluate(&path, embedder(env)?, limit, &systems, &mut |l| eprintln!("{l}"))?;
+            let mut report = minne::eval::longmemeval::evaluate(
+                &path,
+                embedder(env)?,
+                limit,
+                &systems,
+                &mut |l| eprintln!("{l}"),
+            )?;
             report.ks = k;
             (report, out)
         }
     };
     let (report, out) = report;
     if let Some(png) = &out.plot {
-        minne::eval::plot::sweep_png(&report.sweep(), png).with_context(|| format!("cannot write {}", png.display()))?;
+        minne::eval::plot::sweep_png(&report.sweep(), png)
+            .with_context(|| format!("cannot write {}", png.display()))?;
         eprintln!("threshold sweep written to {}", png.display());
     }
     if out.json {

@@ -13,9 +13,10 @@ pub struct Args {
     /// One episode (ids are shown by `minne list`).
     #[arg(long)]
     id: Option<i64>,
-    /// One conversation, by its session id (shown by `minne list --json`).
+    /// One conversation: its session key (`locomo:conv-26:session_2`, as `recall --json`
+    /// shows it) or its number (`session_id` in `list --json`).
     #[arg(long)]
-    session: Option<i64>,
+    session: Option<String>,
     /// Everything written in the last DURATION: `30m`, `1h`, `2d`.
     #[arg(long, value_name = "DURATION")]
     last: Option<String>,
@@ -42,24 +43,37 @@ pub struct Args {
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let scope = if let Some(id) = args.id {
         ForgetScope::Episode(EpisodeId(id))
-    } else if let Some(id) = args.session {
-        ForgetScope::Session(SessionId(id))
+    } else if let Some(session) = &args.session {
+        match session.parse::<i64>() {
+            Ok(id) => ForgetScope::Session(SessionId(id)),
+            Err(_) => ForgetScope::Session(env.open()?.session_id(session)?),
+        }
     } else if let Some(d) = &args.last {
         ForgetScope::Last(parse_duration(d)?)
     } else if let (Some(from), Some(to)) = (&args.from, &args.to) {
-        ForgetScope::TimeRange { from: parse_time(from)?, to: parse_time(to)? }
+        ForgetScope::TimeRange {
+            from: parse_time(from)?,
+            to: parse_time(to)?,
+        }
     } else {
         ForgetScope::Context
     };
     let contexts = if args.everything {
-        minne::list_contexts(&env.settings.data_dir)?.into_iter().map(|c| c.name).collect()
+        minne::list_contexts(&env.settings.data_dir)?
+            .into_iter()
+            .map(|c| c.name)
+            .collect()
     } else {
         vec![env.context.clone()]
     };
     let wide = !matches!(scope, ForgetScope::Episode(_));
     let mut receipts = Vec::new();
     for context in contexts {
-        let mut engine = super::Env { settings: env.settings.clone(), context: context.clone() }.open()?;
+        let mut engine = super::Env {
+            settings: env.settings.clone(),
+            context: context.clone(),
+        }
+        .open()?;
         if wide && !args.yes {
             let preview = engine.preview_forget(&scope)?;
             if preview.messages == 0 {
@@ -69,8 +83,14 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                 "Forget {} messages and {} episodes in `{context}` ({} to {})? This cannot be undone. [y/N] ",
                 preview.messages,
                 preview.episodes,
-                preview.from.map(|t| t.format("%Y-%m-%d %H:%M").to_string()).unwrap_or_default(),
-                preview.to.map(|t| t.format("%Y-%m-%d %H:%M").to_string()).unwrap_or_default(),
+                preview
+                    .from
+                    .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+                    .unwrap_or_default(),
+                preview
+                    .to
+                    .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+                    .unwrap_or_default(),
             );
             if !confirm(&question)? {
                 eprintln!("Nothing forgotten in `{context}`.");
@@ -88,7 +108,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         let value = if args.everything {
             serde_json::Value::Array(out)
         } else {
-            out.into_iter().next().map(|o| o["receipt"].clone()).unwrap_or(serde_json::Value::Null)
+            out.into_iter()
+                .next()
+                .map(|o| o["receipt"].clone())
+                .unwrap_or(serde_json::Value::Null)
         };
         println!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(());
@@ -105,10 +128,30 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
 fn print_receipt(context: &str, r: &ForgetReceipt) {
     println!(
         "Forgot in `{context}` ({}): {} messages removed, {} redacted; {} episodes, {} embeddings, {} participant rows, {} sessions; {} tombstones written.",
-        r.scope, r.messages, r.messages_redacted, r.episodes, r.embeddings, r.participants, r.sessions, r.tombstones
+        r.scope,
+        r.messages,
+        r.messages_redacted,
+        r.episodes,
+        r.embeddings,
+        r.participants,
+        r.sessions,
+        r.tombstones
     );
     if let (Some(from), Some(to)) = (r.from, r.to) {
-        println!("  written between {} and {}", from.format("%Y-%m-%d %H:%M UTC"), to.format("%Y-%m-%d %H:%M UTC"));
+        println!(
+            "  written between {} and {}",
+            from.format("%Y-%m-%d %H:%M UTC"),
+            to.format("%Y-%m-%d %H:%M UTC")
+        );
+    }
+    if r.exports > 0 {
+        println!(
+            "  {} export files Minne wrote held some of it and were removed",
+            r.exports
+        );
+    }
+    if r.facts > 0 {
+        println!("  {} facts rested only on it and were removed", r.facts);
     }
     for n in &r.not_reached {
         println!("  not reached: {n}");
@@ -131,7 +174,9 @@ fn parse_duration(s: &str) -> anyhow::Result<chrono::Duration> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (n, unit) = s.split_at(split);
-    let n: i64 = n.parse().with_context(|| format!("`{s}` is not a duration: use a number and s, m, h, d or w (like 1h)"))?;
+    let n: i64 = n.parse().with_context(|| {
+        format!("`{s}` is not a duration: use a number and s, m, h, d or w (like 1h)")
+    })?;
     Ok(match unit {
         "s" => chrono::Duration::seconds(n),
         "m" | "min" => chrono::Duration::minutes(n),

@@ -1,6 +1,5 @@
 use std::path::PathBuf;
 
-use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};
 use minne::import::{ImportFormat, ImportOptions, ImportProgress};
 
@@ -26,7 +25,11 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let format: ImportFormat = args.format.parse()?;
-    let options = ImportOptions { format, sample: args.sample, as_speaker: args.as_speaker };
+    let options = ImportOptions {
+        format,
+        sample: args.sample,
+        as_speaker: args.as_speaker,
+    };
     let mut engine = env.open()?;
     let bar = ProgressBar::new(0);
     bar.set_style(
@@ -49,7 +52,17 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                 bar.set_position(done as u64);
             }
         })
-        .with_context(|| format!("import of {} failed; nothing from it was kept", args.file.display()))?;
+        .map_err(|e| {
+            let what = match e {
+                // The file was refused before anything was written.
+                minne::Error::Import { .. } | minne::Error::Io { .. } | minne::Error::InvalidInput(_) => {
+                    "nothing from it was kept"
+                }
+                // Messages already stored stay; capture resumes on the next run.
+                _ => "what was stored is kept: `minne status` shows what waits, `minne capture` finishes it",
+            };
+            anyhow::Error::new(e).context(format!("import of {} failed; {what}", args.file.display()))
+        })?;
     bar.finish_and_clear();
     if report.messages_truncated > 0 {
         eprintln!(
@@ -59,7 +72,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         );
     }
     if report.messages_cleaned > 0 {
-        eprintln!("warning: {} messages held NUL or control characters, which were left out", report.messages_cleaned);
+        eprintln!(
+            "warning: {} messages held NUL or control characters, which were left out",
+            report.messages_cleaned
+        );
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

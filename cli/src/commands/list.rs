@@ -22,7 +22,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     if episodes.is_empty() {
-        println!("No episodes in `{}` yet: `minne import` brings a conversation in.", env.context);
+        println!(
+            "No episodes in `{}` yet: `minne import` brings a conversation in.",
+            env.context
+        );
     }
     for e in &episodes {
         println!("{}", output::episode_line(e));

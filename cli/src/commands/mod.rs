@@ -36,9 +36,23 @@ pub struct Env {
 impl Env {
     /// Opens the chosen context with the system clock and a lazily loaded embedder.
     pub fn open(&self) -> anyhow::Result<Engine> {
-        let embedder = Arc::new(LazyEmbedder::new(self.settings.models_dir.clone(), self.settings.model));
-        let mut engine = Engine::open(&self.settings.data_dir, &self.context, embedder, Arc::new(SystemClock))
-            .with_context(|| format!("cannot open the context `{}` in {}", self.context, self.settings.data_dir.display()))?;
+        let embedder = Arc::new(LazyEmbedder::new(
+            self.settings.models_dir.clone(),
+            self.settings.model,
+        ));
+        let mut engine = Engine::open(
+            &self.settings.data_dir,
+            &self.context,
+            embedder,
+            Arc::new(SystemClock),
+        )
+        .with_context(|| {
+            format!(
+                "cannot open the context `{}` in {}",
+                self.context,
+                self.settings.data_dir.display()
+            )
+        })?;
         if let Some(config) = &self.settings.llm {
             engine.set_llm(Some(Arc::new(OpenAiChat::new(config.clone()))));
         }

@@ -22,8 +22,8 @@ pub struct Args {
     /// What to recall.
     query: String,
     /// At most this many results.
-    #[arg(long, short = 'k', default_value_t = DEFAULT_K)]
-    k: usize,
+    #[arg(long, short = 'k', default_value_t = DEFAULT_K as u16, value_parser = clap::value_parser!(u16).range(1..))]
+    k: u16,
     /// Results must score at least this.
     #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
     threshold: f64,
@@ -39,8 +39,25 @@ pub struct Args {
 }
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
-    let engine = env.open()?;
-    let query = RecallQuery { k: args.k, threshold: args.threshold, ..RecallQuery::new(args.query) };
+    let mut engine = env.open()?;
+    if !(args.threshold.is_finite()) {
+        anyhow::bail!("--threshold must be a number, got {}", args.threshold);
+    }
+    // A model change (MINNE_MODEL) re-embeds what has no vector from this model yet, instead
+    // of scoring against vectors of another model.
+    let pending = engine.capture_status(0)?.embeddings_pending;
+    if pending > 0 {
+        eprintln!(
+            "Embedding {pending} episodes with {} first…",
+            engine.model_id()
+        );
+        engine.embed_pending(&mut |_| {})?;
+    }
+    let query = RecallQuery {
+        k: usize::from(args.k),
+        threshold: args.threshold,
+        ..RecallQuery::new(args.query)
+    };
     let explained = engine.recall_explained(&query, if args.explain { NEAR_MISSES } else { 0 })?;
     let hits = &explained.hits;
     let format = if args.json { Format::Json } else { args.format };
@@ -84,8 +101,16 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     if args.explain {
         println!(
             "\nsearched for: {} · people: {} · {:.1} ms",
-            if explained.terms.is_empty() { "(no content words)".to_string() } else { explained.terms.join(", ") },
-            if explained.people.is_empty() { "none".to_string() } else { explained.people.join(", ") },
+            if explained.terms.is_empty() {
+                "(no content words)".to_string()
+            } else {
+                explained.terms.join(", ")
+            },
+            if explained.people.is_empty() {
+                "none".to_string()
+            } else {
+                explained.people.join(", ")
+            },
             explained.took_ms
         );
         if explained.near_misses.is_empty() {
@@ -95,7 +120,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         }
         for m in &explained.near_misses {
             let why = match m.reason {
-                LeftOut::UnderThreshold { threshold } => format!("under the threshold {threshold:.2}"),
+                LeftOut::UnderThreshold { threshold } => {
+                    format!("under the threshold {threshold:.2}")
+                }
                 LeftOut::OutsideK { rank, k } => format!("outside k: rank {rank} of k = {k}"),
             };
             println!("-  ({why}) {}", output::hit_line(&m.hit));

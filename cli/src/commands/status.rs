@@ -17,7 +17,11 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&status)?);
         return Ok(());
     }
-    println!("context   {}  ({})", env.context, engine.db_path().display());
+    println!(
+        "context   {}  ({})",
+        env.context,
+        engine.db_path().display()
+    );
     println!("mode      {}", engine.mode()?);
     println!("model     {}", engine.model_id());
     println!(
@@ -29,7 +33,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             .map(|t| format!(" (newest {})", t.format("%Y-%m-%d %H:%M:%S UTC")))
             .unwrap_or_default()
     );
-    println!("episodes  {} stored, {} waiting for an embedding", status.episodes, status.embeddings_pending);
+    println!(
+        "episodes  {} stored, {} waiting for an embedding",
+        status.episodes, status.embeddings_pending
+    );
     if status.recent_jobs.is_empty() {
         println!("capture   no jobs yet");
     }
@@ -42,8 +49,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             j.messages_done,
             j.messages_total,
             j.episodes_added,
-            j.started_at.map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string()).unwrap_or_else(|| "-".into()),
-            j.error.as_deref().map(|e| format!("; error: {e}")).unwrap_or_default(),
+            j.started_at
+                .map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+                .unwrap_or_else(|| "-".into()),
+            j.error
+                .as_deref()
+                .map(|e| format!("; error: {e}"))
+                .unwrap_or_default(),
         );
     }
     Ok(())
