@@ -15,7 +15,7 @@ use crate::capture::{llm, rules, stability_for, weigh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::ImportProgress;
-use crate::model::{MessageInput, Role};
+use crate::model::{ActKind, MessageInput, Role, Salience};
 use crate::store::{fmt_fixed, fmt_utc, parse_fixed, parse_utc};
 
 /// Messages encoded per capture transaction: a crash loses at most one batch of work, never
@@ -289,7 +289,15 @@ impl Engine {
                     if !seen_texts.insert(ep.text.trim().to_lowercase()) {
                         continue;
                     }
-                    let salience = weigh(ep.kind, intensity);
+                    let mut salience = weigh(ep.kind, intensity);
+                    if m.role == Role::User
+                        && ep.kind != ActKind::Routine
+                        && crate::capture::explicit_save(&m.text)
+                    {
+                        salience = Salience::clamped(
+                            salience.get().max(crate::capture::EXPLICIT_SAVE_FLOOR),
+                        );
+                    }
                     let stability = stability_for(salience);
                     let inserted = tx.execute(
                         "INSERT OR IGNORE INTO episodes

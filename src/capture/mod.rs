@@ -18,6 +18,35 @@ pub fn weigh(kind: ActKind, intensity: f64) -> Salience {
     Salience::clamped(floor.max(intensity))
 }
 
+/// Salience floor of something the user explicitly asked to keep ("remember this, it's
+/// important"): seed 003 makes such commands first-class, so they must survive fading.
+pub const EXPLICIT_SAVE_FLOOR: f64 = 0.85;
+
+/// Cues of an explicit request to remember, in English, Swedish and Danish, lowercased.
+const EXPLICIT_SAVE_CUES: &[&str] = &[
+    "remember this",
+    "remember that",
+    "please remember",
+    "don't forget",
+    "do not forget",
+    "it's important",
+    "it is important",
+    "this is important",
+    "kom ihåg",
+    "glöm inte",
+    "det är viktigt",
+    "husk at",
+    "husk det",
+    "glem ikke",
+    "det er vigtigt",
+];
+
+/// Whether the user explicitly asks for this message to be remembered.
+pub fn explicit_save(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    EXPLICIT_SAVE_CUES.iter().any(|c| lower.contains(c))
+}
+
 /// Shortest lifespan, for routine talk at salience 0: days.
 pub const MIN_STABILITY_DAYS: f64 = 2.0;
 /// Longest lifespan, for a peak at salience 1: days (three years).
@@ -59,6 +88,27 @@ mod tests {
             proptest::prop_assert!((MIN_STABILITY_DAYS..=MAX_STABILITY_DAYS + 1e-9).contains(&s_hi));
         }
     }
+
+    #[test]
+    fn explicit_requests_to_remember_are_recognised_in_three_languages() {
+        for text in [
+            "Please remember this, it's important: the spare key is under the pot.",
+            "Kom ihåg att jag inte äter gluten.",
+            "Husk at min datter er allergisk over for nødder.",
+        ] {
+            assert!(explicit_save(text), "an explicit save request: {text}");
+        }
+        assert!(
+            !explicit_save("I remembered the umbrella today."),
+            "reporting a memory is not a request to keep one"
+        );
+        assert!(
+            EXPLICIT_SAVE_FLOOR > DECISION_FLOOR_FOR_TEST,
+            "what the user asks to keep outranks a decision"
+        );
+    }
+
+    const DECISION_FLOOR_FOR_TEST: f64 = crate::model::DECISION_FLOOR;
 
     #[test]
     fn floors_are_ordered_as_seed_004_says() {
