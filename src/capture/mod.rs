@@ -18,6 +18,9 @@ pub fn weigh(kind: ActKind, intensity: f64) -> Salience {
     Salience::clamped(floor.max(intensity))
 }
 
+// What the user asks to keep outranks a decision.
+const _: () = assert!(EXPLICIT_SAVE_FLOOR > crate::model::DECISION_FLOOR);
+
 /// Salience floor of something the user explicitly asked to keep ("remember this, it's
 /// important"): seed 003 makes such commands first-class, so they must survive fading.
 pub const EXPLICIT_SAVE_FLOOR: f64 = 0.85;
@@ -102,13 +105,7 @@ mod tests {
             !explicit_save("I remembered the umbrella today."),
             "reporting a memory is not a request to keep one"
         );
-        assert!(
-            EXPLICIT_SAVE_FLOOR > DECISION_FLOOR_FOR_TEST,
-            "what the user asks to keep outranks a decision"
-        );
     }
-
-    const DECISION_FLOOR_FOR_TEST: f64 = crate::model::DECISION_FLOOR;
 
     #[test]
     fn floors_are_ordered_as_seed_004_says() {
