@@ -140,7 +140,16 @@ function applyStatus(status) {
     el("span", {}, "context ", el("strong", {}, status.context)),
     el("span", {}, "model ", el("code", {}, status.model)),
     el("span", { title: status.data_dir }, "data ", el("code", {}, status.data_dir)),
+    el("span", { id: "capture-status" }, captureText(status.capture)),
   );
+}
+
+// Capture runs as a recorded job (seed 003: write status visible): what waits, and the last job.
+function captureText(capture) {
+  if (!capture) return "";
+  const job = capture.recent_jobs && capture.recent_jobs[0];
+  const last = job ? ` · last capture #${job.id} ${job.status}${job.error ? " (" + job.error + ")" : ""}` : "";
+  return `capture: ${capture.messages_pending} waiting${last}`;
 }
 
 // ---- episodes -------------------------------------------------------------------------

@@ -81,6 +81,13 @@ async fn the_panel_lists_recalls_and_switches_context() {
             "each episode shows its {part}: {shown:?}"
         );
     }
+    // Capture is a recorded job and its status is visible (issue 3): the import's job is done
+    // and nothing waits.
+    let capture = run.texts("#capture-status").await;
+    assert!(
+        capture.len() == 1 && capture[0].contains("0 waiting") && capture[0].contains("done"),
+        "the footer shows the capture status: {capture:?}"
+    );
     run.screenshot("episodes").await;
 
     // 2. Recall finds the offsite decision and shows each part of its score.

@@ -18,6 +18,8 @@ pub struct Status {
     pub data_dir: PathBuf,
     /// The embedding model's id.
     pub model: String,
+    /// What waits for capture and the latest capture job (issue 3: status visible in the app).
+    pub capture: minne::capture::job::CaptureStatus,
 }
 
 /// The contexts under the data folder, sorted by name, with their episode counts.
@@ -34,6 +36,7 @@ pub async fn status(state: State<'_, AppState>) -> Result<Status, CommandError> 
         context: memory.context(),
         data_dir: memory.data_dir().to_path_buf(),
         model: memory.model_id().to_string(),
+        capture: memory.with_engine(|engine| engine.capture_status(1))?,
     })
 }
 
