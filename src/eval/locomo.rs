@@ -40,11 +40,7 @@ struct Sample {
 /// Reads the questions of one sample of a LoCoMo file. Errors: [`Error::Io`],
 /// [`Error::Import`] for a file that is not LoCoMo or lacks the sample.
 pub fn questions(path: &Path, sample_id: &str) -> Result<Vec<Question>> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        action: "cannot read",
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = crate::import::read_text(path)?;
     let samples: Vec<Sample> = serde_json::from_str(&text).map_err(|e| Error::Import {
         path: path.to_path_buf(),
         reason: crate::import::json_error(&e, "LoCoMo"),
@@ -95,17 +91,11 @@ pub struct SampleQuestions {
 /// and skipped; evidence may be a list or a single string. Errors: [`Error::Io`], and
 /// [`Error::Import`] when the file is not a JSON list of samples.
 pub fn all_questions(path: &Path) -> Result<Vec<SampleQuestions>> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        action: "cannot read",
-        path: path.to_path_buf(),
-        source,
-    })?;
     let fail = |reason: String| Error::Import {
         path: path.to_path_buf(),
         reason,
     };
-    let root: Value =
-        serde_json::from_str(&text).map_err(|e| fail(crate::import::json_error(&e, "LoCoMo")))?;
+    let root: Value = crate::import::read_json(path, "LoCoMo")?;
     let samples = root
         .as_array()
         .ok_or_else(|| fail("not a LoCoMo file: expected a list of samples".into()))?;

@@ -63,17 +63,11 @@ pub fn parse_date(s: &str) -> Option<DateTime<FixedOffset>> {
 /// in the second value). Errors: [`Error::Io`], [`Error::Import`] for a file that is not a
 /// JSON list.
 pub fn items(path: &Path) -> Result<(Vec<Item>, usize)> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        action: "cannot read",
-        path: path.to_path_buf(),
-        source,
-    })?;
     let fail = |reason: String| Error::Import {
         path: path.to_path_buf(),
         reason,
     };
-    let root: Value = serde_json::from_str(&text)
-        .map_err(|e| fail(crate::import::json_error(&e, "LongMemEval")))?;
+    let root: Value = crate::import::read_json(path, "LongMemEval")?;
     let list = root
         .as_array()
         .ok_or_else(|| fail("not a LongMemEval file: expected a list of questions".into()))?;

@@ -163,26 +163,41 @@ pub struct NewMessage {
 pub(crate) type ParsedSession = NewSession;
 pub(crate) type ParsedMessage = NewMessage;
 
-/// Reads and parses `path` whole. Errors: [`Error::Io`] when it cannot be read,
-/// [`Error::Import`] when it is not valid in `options.format`.
-pub(crate) fn parse_file(path: &Path, options: &ImportOptions) -> Result<Vec<ParsedSession>> {
+/// Reads `path` as UTF-8 text. Errors: [`Error::Io`] when it cannot be read,
+/// [`Error::Import`] when it is not UTF-8.
+pub(crate) fn read_text(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|source| Error::Io {
         action: "cannot read",
         path: path.to_path_buf(),
         source,
     })?;
+    String::from_utf8(bytes).map_err(|e| Error::Import {
+        path: path.to_path_buf(),
+        reason: format!("the file is not UTF-8 text ({e}); save it as UTF-8 and retry"),
+    })
+}
+
+/// Reads `path` as a JSON value of the named format (for messages). Errors: as
+/// [`read_text`], and [`Error::Import`] for broken JSON.
+pub(crate) fn read_json(path: &Path, format: &str) -> Result<serde_json::Value> {
+    let text = read_text(path)?;
+    serde_json::from_str(&text).map_err(|e| Error::Import {
+        path: path.to_path_buf(),
+        reason: json_error(&e, format),
+    })
+}
+
+/// Reads and parses `path` whole. Errors: [`Error::Io`] when it cannot be read,
+/// [`Error::Import`] when it is not valid in `options.format`.
+pub(crate) fn parse_file(path: &Path, options: &ImportOptions) -> Result<Vec<ParsedSession>> {
+    let text = read_text(path)?;
     let fail = |reason: String| Error::Import {
         path: path.to_path_buf(),
         reason,
     };
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        fail(format!(
-            "the file is not UTF-8 text ({e}); save it as UTF-8 and retry"
-        ))
-    })?;
     match options.format {
-        ImportFormat::Locomo => locomo::parse(text, options).map_err(fail),
-        ImportFormat::Transcript => transcript::parse(text).map_err(fail),
+        ImportFormat::Locomo => locomo::parse(&text, options).map_err(fail),
+        ImportFormat::Transcript => transcript::parse(&text).map_err(fail),
     }
 }
 
