@@ -29,10 +29,6 @@ pub struct Engine {
     pub(crate) embedder: Arc<dyn Embedder>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) llm: Option<Arc<dyn ChatModel>>,
-    /// LLM windows that fell back to the rules in the running capture job.
-    pub(crate) llm_fallbacks: std::cell::Cell<usize>,
-    /// The last LLM error of the running capture job.
-    pub(crate) llm_last_error: std::cell::RefCell<Option<String>>,
 }
 
 impl Engine {
@@ -57,8 +53,6 @@ impl Engine {
             embedder,
             clock,
             llm: None,
-            llm_fallbacks: Default::default(),
-            llm_last_error: Default::default(),
         })
     }
 

@@ -234,6 +234,11 @@ impl Stability {
         }
     }
 
+    /// A stability from days the caller has already bounded to a finite value > 0.
+    pub(crate) const fn from_bounded_days(days: f64) -> Self {
+        Stability(days)
+    }
+
     /// The lifespan in days.
     pub fn days(self) -> f64 {
         self.0

@@ -209,4 +209,9 @@ fn an_unreachable_endpoint_falls_back_without_blocking() {
     );
     let status = engine.capture_status(1).unwrap();
     assert_eq!(status.messages_pending, 0, "no message is left waiting");
+    let note = status.recent_jobs[0].error.as_deref().unwrap_or_default();
+    assert!(
+        note.contains("LLM failed for 1 windows"),
+        "the job says the rules stood in: {note:?}"
+    );
 }

@@ -136,14 +136,11 @@ impl Engine {
         )?;
         let outcome = self
             .capture_pending(job_id, progress)
-            .and_then(|_| self.embed_pending(progress));
+            .and_then(|note| self.embed_pending(progress).map(|_| note));
         let finished = fmt_utc(self.clock.now());
         match &outcome {
-            Ok(_) => {
-                // Say so when the LLM failed and the rules stood in: no silent success.
-                let note = self.llm_last_error.borrow_mut().take().map(|e| {
-                    format!("the LLM failed for {} windows, which the rules captured instead; last error: {e}", self.llm_fallbacks.replace(0))
-                });
+            // The note says so when the LLM failed and the rules stood in: no silent success.
+            Ok(note) => {
                 self.store.conn().execute(
                     "UPDATE capture_jobs SET status = 'done', finished_at = ?2, error = ?3 WHERE id = ?1",
                     params![job_id, finished, note],
@@ -225,12 +222,13 @@ impl Engine {
     /// one IMMEDIATE transaction stores the batch's episodes, marks its messages captured,
     /// updates the speakers' baselines and the job's progress together. So an interrupted
     /// capture resumes where it stopped and never stores an episode twice, even with two
-    /// processes capturing at once. Returns the episodes added.
+    /// processes capturing at once. Returns a note for the job when LLM windows fell back to
+    /// the rules.
     fn capture_pending(
         &mut self,
         job_id: i64,
         progress: &mut dyn FnMut(ImportProgress),
-    ) -> Result<usize> {
+    ) -> Result<Option<String>> {
         let total: usize = self.store.conn().query_row(
             "SELECT count(*) FROM messages WHERE captured_at IS NULL",
             [],
@@ -242,12 +240,17 @@ impl Engine {
             CAPTURE_BATCH
         };
         let (mut done, mut added) = (0, 0);
+        let (mut fallbacks, mut last_error) = (0, None);
         while done < total {
             let batch = self.pending_messages(batch_size)?;
             if batch.is_empty() {
                 break;
             }
-            let (extracted, hallucinated) = self.extract_batch(&batch);
+            let (extracted, hallucinated, llm_error) = self.extract_batch(&batch);
+            if let Some(e) = llm_error {
+                fallbacks += 1;
+                last_error = Some(e);
+            }
             let captured_at = fmt_utc(self.clock.now());
             let tx = self
                 .store
@@ -356,9 +359,9 @@ impl Engine {
                 total,
             });
         }
-        Ok(self
-            .capture_job(job_id)?
-            .map_or(0, |j| j.episodes_added as usize))
+        Ok(last_error.map(|e| {
+            format!("the LLM failed for {fallbacks} windows, which the rules captured instead; last error: {e}")
+        }))
     }
 
     /// The oldest `limit` messages not yet captured.
@@ -395,8 +398,12 @@ impl Engine {
     }
 
     /// Episodes per message: from the LLM when one is set and answers well, else from the
-    /// rules. Returns them with the count of suspected hallucinations dropped.
-    fn extract_batch(&self, batch: &[PendingMessage]) -> (Vec<Vec<Extracted>>, usize) {
+    /// rules. Returns them with the count of suspected hallucinations dropped, and the LLM's
+    /// error when the rules stood in for it.
+    fn extract_batch(
+        &self,
+        batch: &[PendingMessage],
+    ) -> (Vec<Vec<Extracted>>, usize, Option<String>) {
         let inputs: Vec<MessageInput<'_>> = batch
             .iter()
             .map(|m| MessageInput {
@@ -407,7 +414,7 @@ impl Engine {
             .collect();
         let by_rules = || inputs.iter().map(rules::extract).collect();
         let Some(chat) = &self.llm else {
-            return (by_rules(), 0);
+            return (by_rules(), 0, None);
         };
         match llm::extract_window(chat.as_ref(), &inputs) {
             Ok(window) => {
@@ -415,13 +422,11 @@ impl Engine {
                 for (i, ep) in window.episodes {
                     per_message[i].push(ep);
                 }
-                (per_message, window.suspected_hallucinations)
+                (per_message, window.suspected_hallucinations, None)
             }
             Err(e) => {
                 tracing::warn!(error = %e, "LLM extraction failed; this window falls back to the rules");
-                self.llm_fallbacks.set(self.llm_fallbacks.get() + 1);
-                *self.llm_last_error.borrow_mut() = Some(e.to_string());
-                (by_rules(), 0)
+                (by_rules(), 0, Some(e.to_string()))
             }
         }
     }

@@ -61,13 +61,8 @@ pub const MAX_STABILITY_DAYS: f64 = 1095.0;
 /// a peak (1.0) three years. Set once at capture; recall and time never change it.
 pub fn stability_for(salience: Salience) -> Stability {
     let days = MIN_STABILITY_DAYS * (MAX_STABILITY_DAYS / MIN_STABILITY_DAYS).powf(salience.get());
-    Stability::new(days).unwrap_or_else(|_| unreachable_stability())
-}
-
-fn unreachable_stability() -> Stability {
-    // MIN and MAX are positive constants and salience is in [0, 1], so `days` is always in
-    // [MIN, MAX]; this is the smallest valid value should that ever change.
-    Stability::new(MIN_STABILITY_DAYS).unwrap_or_else(|_| unreachable!("MIN_STABILITY_DAYS > 0"))
+    // Salience is in [0, 1], so `days` lies in [MIN, MAX]: finite and > 0.
+    Stability::from_bounded_days(days.clamp(MIN_STABILITY_DAYS, MAX_STABILITY_DAYS))
 }
 
 #[cfg(test)]
