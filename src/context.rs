@@ -4,10 +4,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use rusqlite::OpenFlags;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::keys::KeyConfig;
 use crate::store::Store;
 
 /// The file extension of a context's database.
@@ -68,23 +68,37 @@ pub struct ContextInfo {
     pub problem: Option<String>,
 }
 
-/// Creates `data_dir` (owner-only) and the built-in contexts if they are missing.
+/// Creates `data_dir` (owner-only) and the built-in contexts if they are missing, encrypted
+/// with the default key configuration (see [`ensure_data_dir_with`]).
 pub fn ensure_data_dir(data_dir: &Path) -> Result<()> {
+    ensure_data_dir_with(data_dir, &KeyConfig::default())
+}
+
+/// Creates `data_dir` (owner-only) and the built-in contexts if they are missing, each with
+/// its key from `keys` ([`crate::keys`]).
+pub fn ensure_data_dir_with(data_dir: &Path, keys: &KeyConfig) -> Result<()> {
     create_private_dir(data_dir)?;
     for name in ContextName::BUILT_IN {
         let name = ContextName::new(name)?;
         let path = name.db_path(data_dir);
         if !path.exists() {
-            Store::open(&path)?;
+            Store::open_with(&path, keys)?;
         }
     }
     Ok(())
 }
 
-/// Lists the contexts under `data_dir`, sorted by name, creating the built-in ones first.
-/// Each file is opened read-only just long enough to count its episodes.
+/// Lists the contexts under `data_dir` with the default key configuration (see
+/// [`list_contexts_with`]).
 pub fn list_contexts(data_dir: &Path) -> Result<Vec<ContextInfo>> {
-    ensure_data_dir(data_dir)?;
+    list_contexts_with(data_dir, &KeyConfig::default())
+}
+
+/// Lists the contexts under `data_dir`, sorted by name, creating the built-in ones first.
+/// Each file is opened read-only with its key from `keys` just long enough to count its
+/// episodes; a file that cannot be unlocked or read is listed with its `problem`.
+pub fn list_contexts_with(data_dir: &Path, keys: &KeyConfig) -> Result<Vec<ContextInfo>> {
+    ensure_data_dir_with(data_dir, keys)?;
     let entries = std::fs::read_dir(data_dir).map_err(|source| Error::Io {
         action: "cannot list",
         path: data_dir.to_path_buf(),
@@ -108,11 +122,9 @@ pub fn list_contexts(data_dir: &Path) -> Result<Vec<ContextInfo>> {
         else {
             continue;
         };
-        let counted =
-            rusqlite::Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-                .and_then(|conn| {
-                    conn.query_row("SELECT count(*) FROM episodes", [], |r| r.get::<_, i64>(0))
-                });
+        let counted = crate::keys::unlock_read_only(&path, keys).and_then(|conn| {
+            Ok(conn.query_row("SELECT count(*) FROM episodes", [], |r| r.get::<_, i64>(0))?)
+        });
         let (episodes, problem) = match counted {
             Ok(n) => (n as u64, None),
             Err(e) => (
@@ -133,17 +145,27 @@ pub fn list_contexts(data_dir: &Path) -> Result<Vec<ContextInfo>> {
     Ok(out)
 }
 
-/// Creates a new, empty context under `data_dir` (its own database file). Errors:
-/// [`Error::InvalidInput`] if it exists already.
+/// Creates a new, empty context under `data_dir` with the default key configuration (see
+/// [`create_context_with`]).
 pub fn create_context(data_dir: &Path, name: &ContextName) -> Result<ContextInfo> {
-    ensure_data_dir(data_dir)?;
+    create_context_with(data_dir, name, &KeyConfig::default())
+}
+
+/// Creates a new, empty context under `data_dir` (its own database file, with its own key
+/// from `keys`). Errors: [`Error::InvalidInput`] if it exists already.
+pub fn create_context_with(
+    data_dir: &Path,
+    name: &ContextName,
+    keys: &KeyConfig,
+) -> Result<ContextInfo> {
+    ensure_data_dir_with(data_dir, keys)?;
     let path = name.db_path(data_dir);
     if path.exists() {
         return Err(Error::InvalidInput(format!(
             "the context `{name}` exists already"
         )));
     }
-    Store::open(&path)?;
+    Store::open_with(&path, keys)?;
     Ok(ContextInfo {
         name: name.clone(),
         episodes: 0,

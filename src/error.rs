@@ -79,6 +79,32 @@ pub enum Error {
     #[error("database error: {0}")]
     Database(#[from] rusqlite::Error),
 
+    /// The stored key or the passphrase does not open the context's database. Nothing was
+    /// written: the file is as it was.
+    #[error("cannot unlock the context `{context}`: {hint}")]
+    WrongKey {
+        /// The context.
+        context: String,
+        /// What to do (check `MINNE_PASSPHRASE`, restore the key from backup).
+        hint: String,
+    },
+
+    /// The context's database is encrypted and no key for it was found.
+    #[error(
+        "no key for the encrypted context `{context}`: looked in {looked_in}. If it was made with a passphrase, set MINNE_PASSPHRASE; otherwise restore its key from your backup (docs/encryption.md)"
+    )]
+    KeyMissing {
+        /// The context.
+        context: String,
+        /// Where the key was looked for (the keyring entry, the key file's path).
+        looked_in: String,
+    },
+
+    /// The key store (the OS keyring or a key file) could not be used; the message says why
+    /// and what to do.
+    #[error("key store: {0}")]
+    KeyStore(String),
+
     /// The store was written by a newer Minne.
     #[error(
         "the store at {path} has schema version {found}, newer than this Minne knows ({known}): upgrade Minne"

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::embed::ModelChoice;
 use crate::error::{Error, Result};
+use crate::keys::{Encryption, KeyConfig, Passphrase};
 use crate::llm::LlmConfig;
 
 /// Where Minne keeps its files and which model it embeds with.
@@ -18,10 +19,12 @@ pub struct Settings {
     pub model: ModelChoice,
     /// The optional LLM endpoint; `None` keeps everything on the rule-based paths.
     pub llm: Option<LlmConfig>,
+    /// How the contexts' encryption keys are found and made (see [`crate::keys`]).
+    pub keys: KeyConfig,
 }
 
 /// The default embedding model.
-pub const DEFAULT_MODEL: ModelChoice = ModelChoice::MiniLm;
+pub const DEFAULT_MODEL: ModelChoice = ModelChoice::E5Small;
 
 impl Settings {
     /// Settings from the environment, falling back to the platform folders:
@@ -29,6 +32,12 @@ impl Settings {
     /// `MINNE_MODELS_DIR` (default: the platform cache dir, `~/.cache/minne`) and
     /// `MINNE_MODEL` (`all-minilm-l6-v2` or `multilingual-e5-small`), and the optional LLM:
     /// `MINNE_LLM_URL`, `MINNE_LLM_MODEL` and `MINNE_LLM_API_KEY`.
+    ///
+    /// Keys ([`crate::keys`]): `MINNE_CONFIG_DIR` (keys go to `$MINNE_CONFIG_DIR/keys`;
+    /// unset: the platform config dir, `~/.config/minne/keys`, for the platform data dir, and
+    /// `<data dir>.keys` beside any other data dir), `MINNE_PASSPHRASE` (passphrase mode),
+    /// `MINNE_KEYRING` (`on` or `off`; default: on for a config dir, off beside a data dir)
+    /// and `MINNE_UNENCRYPTED=1` (plain SQLite files, for diagnostics only).
     pub fn from_env() -> Result<Settings> {
         let dirs = directories::ProjectDirs::from("", "", "minne").ok_or_else(|| {
             Error::InvalidInput(
@@ -66,8 +75,43 @@ impl Settings {
             models_dir,
             model,
             llm,
+            keys: keys_from_env()?,
         })
     }
+}
+
+fn keys_from_env() -> Result<KeyConfig> {
+    let encryption = match non_empty_env("MINNE_UNENCRYPTED").as_deref() {
+        None | Some("0") => Encryption::On,
+        Some("1") => Encryption::Off,
+        Some(other) => {
+            return Err(Error::InvalidInput(format!(
+                "MINNE_UNENCRYPTED is `{other}`: use 1 (plain files, for diagnostics only) or leave it unset"
+            )));
+        }
+    };
+    let keyring = match non_empty_env("MINNE_KEYRING").as_deref() {
+        None => None,
+        Some("on" | "1") => Some(true),
+        Some("off" | "0") => Some(false),
+        Some(other) => {
+            return Err(Error::InvalidInput(format!(
+                "MINNE_KEYRING is `{other}`: use `on` or `off`"
+            )));
+        }
+    };
+    // The passphrase is taken as given (no trimming of inner spaces), only a final newline
+    // from a `$(cat file)` is dropped.
+    let passphrase = match std::env::var("MINNE_PASSPHRASE") {
+        Ok(p) if !p.is_empty() => Some(Passphrase::new(&p)?),
+        _ => None,
+    };
+    Ok(KeyConfig {
+        encryption,
+        key_dir: non_empty_env("MINNE_CONFIG_DIR").map(|d| PathBuf::from(d).join("keys")),
+        keyring,
+        passphrase,
+    })
 }
 
 fn non_empty_env(key: &str) -> Option<String> {

@@ -9,6 +9,7 @@ use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
+use crate::keys::{Key, KeyConfig, Notice};
 
 mod migrations;
 
@@ -19,17 +20,27 @@ use migrations::MIGRATIONS;
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// The tombstone secret from the key store; `None`: it lives in the database
+    /// (passphrase mode, or encryption off).
+    tombstone_secret: Option<Key>,
+    /// A key-store notice not yet shown to the user.
+    notice: Option<Notice>,
 }
 
 impl Store {
-    /// Opens (creating if needed, owner-only) the database at `path` and runs pending
-    /// migrations. Errors: [`Error::Io`] if the file cannot be created,
-    /// [`Error::SchemaTooNew`] if a newer Minne wrote it, [`Error::Database`] otherwise.
-    pub fn open(path: &Path) -> Result<Store> {
+    /// Opens (creating if needed, owner-only) the database at `path`
+    /// (`<data dir>/<context>.sqlite`) with its key from `keys` (see [`crate::keys`]): a new
+    /// file is encrypted from the start, a plaintext one from before encryption is encrypted
+    /// first. Then runs pending migrations. Errors: [`Error::WrongKey`] (the file is left as
+    /// it was), [`Error::KeyMissing`], [`Error::KeyStore`], [`Error::Io`] if the file cannot
+    /// be created, [`Error::SchemaTooNew`] if a newer Minne wrote it, [`Error::Database`]
+    /// otherwise.
+    pub fn open_with(path: &Path, keys: &KeyConfig) -> Result<Store> {
         if !path.exists() {
             create_owner_only(path)?;
         }
-        let conn = Connection::open(path)?;
+        // The key is the connection's first statement; `unlock` checks it before any write.
+        let (conn, mut unlocked) = crate::keys::unlock(path, keys)?;
         // Another process (the app, the CLI, the MCP server) may hold the write lock briefly.
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.execute_batch(
@@ -47,9 +58,28 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            tombstone_secret: None,
+            notice: unlocked.notice.take(),
         };
         store.migrate()?;
+        // The schema is current: a tombstone secret kept in the file moves to the key store.
+        store.tombstone_secret = crate::keys::settle_tombstone(&store.conn, &mut unlocked)?;
+        if let Some(notice) = &store.notice {
+            tracing::warn!("{}", notice.text());
+        }
         Ok(store)
+    }
+
+    /// The tombstone secret kept in the key store, if this context has one there (see
+    /// [`crate::keys`]); `None`: it lives in the database.
+    pub(crate) fn tombstone_secret(&self) -> Option<&[u8; 32]> {
+        self.tombstone_secret.as_ref().map(Key::bytes)
+    }
+
+    /// The key-store notice to show the user once (a key kept in a file because no keyring
+    /// was reachable), marking it shown.
+    pub(crate) fn take_notice(&mut self) -> Option<String> {
+        self.notice.take().map(Notice::take)
     }
 
     /// The database file.
@@ -182,11 +212,26 @@ pub(crate) fn blob_to_vector(b: &[u8]) -> Option<Vec<f32>> {
 mod tests {
     use super::*;
 
+    /// `<temp>/data/t.sqlite`, so the key dir `<temp>/keys` is outside the data dir.
+    fn data_file(dir: &tempfile::TempDir) -> PathBuf {
+        std::fs::create_dir(dir.path().join("data")).unwrap();
+        dir.path().join("data").join("t.sqlite")
+    }
+
+    /// Keys in the temp dir, never beside it.
+    fn keys(dir: &tempfile::TempDir) -> KeyConfig {
+        KeyConfig {
+            key_dir: Some(dir.path().join("keys")),
+            keyring: Some(false),
+            ..KeyConfig::default()
+        }
+    }
+
     #[test]
     fn open_sets_pragmas_and_migrates_once() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.sqlite");
-        let store = Store::open(&path).unwrap();
+        let path = data_file(&dir);
+        let store = Store::open_with(&path, &keys(&dir)).unwrap();
         let fk: i64 = store
             .conn()
             .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
@@ -208,7 +253,7 @@ mod tests {
         drop(store);
         // A second open must find the schema current and not re-run migration 1 (which would
         // fail on CREATE TABLE of an existing table).
-        let store = Store::open(&path).unwrap();
+        let store = Store::open_with(&path, &keys(&dir)).unwrap();
         let v: i64 = store
             .conn()
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -221,8 +266,8 @@ mod tests {
     fn database_file_is_owner_only() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.sqlite");
-        let _store = Store::open(&path).unwrap();
+        let path = data_file(&dir);
+        let _store = Store::open_with(&path, &keys(&dir)).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(
             mode, 0o600,
