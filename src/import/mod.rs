@@ -11,6 +11,8 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::model::Role;
 
+pub mod chatgpt;
+pub mod claude;
 pub mod locomo;
 pub mod transcript;
 
@@ -22,6 +24,28 @@ pub enum ImportFormat {
     Locomo,
     /// Minne's generic transcript; see [`transcript`].
     Transcript,
+    /// ChatGPT's `conversations.json` (data export); see [`chatgpt`].
+    Chatgpt,
+    /// Claude's `conversations.json` (data export); see [`claude`].
+    Claude,
+    /// Tell the format from the file's shape; see [`detect`].
+    Auto,
+}
+
+impl ImportFormat {
+    /// The names `--format` takes, in the order the help lists them.
+    pub const NAMES: [&'static str; 5] = ["auto", "chatgpt", "claude", "transcript", "locomo"];
+
+    /// The name `--format` takes for this format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImportFormat::Locomo => "locomo",
+            ImportFormat::Transcript => "transcript",
+            ImportFormat::Chatgpt => "chatgpt",
+            ImportFormat::Claude => "claude",
+            ImportFormat::Auto => "auto",
+        }
+    }
 }
 
 impl FromStr for ImportFormat {
@@ -30,11 +54,48 @@ impl FromStr for ImportFormat {
         match s {
             "locomo" => Ok(ImportFormat::Locomo),
             "transcript" => Ok(ImportFormat::Transcript),
+            "chatgpt" => Ok(ImportFormat::Chatgpt),
+            "claude" => Ok(ImportFormat::Claude),
+            "auto" => Ok(ImportFormat::Auto),
             other => Err(Error::InvalidInput(format!(
-                "unknown import format `{other}`: use `locomo` or `transcript`"
+                "unknown import format `{other}`: use one of {}",
+                ImportFormat::NAMES.join(", ")
             ))),
         }
     }
+}
+
+/// Tells a file's format from the shape of its JSON: a Minne transcript is an object with
+/// `sessions`; ChatGPT, Claude and LoCoMo files are lists whose first entry has `mapping`,
+/// `chat_messages`, or `sample_id` with `conversation`. A single ChatGPT or Claude
+/// conversation (an object) is recognised too. `None` when nothing fits, or the list is empty.
+pub fn detect(root: &serde_json::Value) -> Option<ImportFormat> {
+    use serde_json::Value;
+    let probe = match root {
+        Value::Object(o) if o.contains_key("sessions") => return Some(ImportFormat::Transcript),
+        Value::Object(_) => root,
+        Value::Array(list) => list.iter().find(|v| v.is_object())?,
+        _ => return None,
+    };
+    let has = |k: &str| probe.get(k).is_some();
+    if has("mapping") {
+        Some(ImportFormat::Chatgpt)
+    } else if has("chat_messages") {
+        Some(ImportFormat::Claude)
+    } else if has("sample_id") && has("conversation") {
+        Some(ImportFormat::Locomo)
+    } else {
+        None
+    }
+}
+
+/// Why [`detect`] failed, for the user.
+fn undetected() -> String {
+    "cannot tell the file's format: it is none of a ChatGPT export (a list of conversations \
+     with `mapping`), a Claude export (conversations with `chat_messages`), a Minne transcript \
+     (an object with `sessions`) or a LoCoMo file (samples with `sample_id`); name the format \
+     with --format chatgpt, claude, transcript or locomo"
+        .to_string()
 }
 
 /// Options of one import.
@@ -104,6 +165,12 @@ pub struct ImportReport {
     pub messages_truncated: usize,
     /// Messages that held NUL or other control characters, stored without them.
     pub messages_cleaned: usize,
+    /// Messages dated more than 10 minutes after the engine's clock: stored with the time they
+    /// carry, and reported, since their age reads as negative until that time comes.
+    pub messages_in_future: usize,
+    /// Commands in the user's words acted on at once ("remember that …", "forget what I said
+    /// about …"), each with what it stored or removed (seed 003: no silent success).
+    pub commands: Vec<crate::consolidate::AppliedCommand>,
 }
 
 /// The longest message Minne stores, in bytes of UTF-8 (100 kB, about 25,000 words): a
@@ -191,14 +258,50 @@ pub(crate) fn read_json(path: &Path, format: &str) -> Result<serde_json::Value> 
 /// [`Error::Import`] when it is not valid in `options.format`.
 pub(crate) fn parse_file(path: &Path, options: &ImportOptions) -> Result<Vec<ParsedSession>> {
     let text = read_text(path)?;
-    let fail = |reason: String| Error::Import {
-        path: path.to_path_buf(),
-        reason,
+    parse_text(&text, options)
+        .map(|(_, sessions)| sessions)
+        .map_err(|reason| Error::Import {
+            path: path.to_path_buf(),
+            reason,
+        })
+}
+
+/// Parses the text of an import file in `options.format` (detected first for
+/// [`ImportFormat::Auto`]), writing nothing: the pure step that import runs before it stores
+/// anything, and the one the fuzz targets drive. Returns the format read and the sessions.
+/// Errors: [`Error::InvalidInput`] saying what is wrong with the text and what to do.
+pub fn parse_str(text: &str, options: &ImportOptions) -> Result<(ImportFormat, Vec<NewSession>)> {
+    parse_text(text, options).map_err(Error::InvalidInput)
+}
+
+fn parse_text(
+    text: &str,
+    options: &ImportOptions,
+) -> std::result::Result<(ImportFormat, Vec<ParsedSession>), String> {
+    let value = |name: &str| -> std::result::Result<serde_json::Value, String> {
+        serde_json::from_str(text).map_err(|e| json_error(&e, name))
     };
-    match options.format {
-        ImportFormat::Locomo => locomo::parse(&text, options).map_err(fail),
-        ImportFormat::Transcript => transcript::parse(&text).map_err(fail),
-    }
+    let (format, root) = match options.format {
+        ImportFormat::Auto => {
+            let root = value("chat export")?;
+            (detect(&root).ok_or_else(undetected)?, Some(root))
+        }
+        format => (format, None),
+    };
+    let sessions = match format {
+        ImportFormat::Locomo => locomo::parse(text, options)?,
+        ImportFormat::Transcript => transcript::parse(text)?,
+        ImportFormat::Chatgpt => chatgpt::parse(&match root {
+            Some(root) => root,
+            None => value("ChatGPT")?,
+        })?,
+        ImportFormat::Claude => claude::parse(&match root {
+            Some(root) => root,
+            None => value("Claude")?,
+        })?,
+        ImportFormat::Auto => return Err(undetected()),
+    };
+    Ok((format, sessions))
 }
 
 /// Describes a serde_json error for a person: where, and what to do.
@@ -207,6 +310,13 @@ pub(crate) fn json_error(e: &serde_json::Error, format: &str) -> String {
     match e.classify() {
         Category::Eof => format!(
             "the JSON ends early (line {}, column {}): the file looks truncated; export it again",
+            e.line(),
+            e.column()
+        ),
+        // serde_json stops at 128 levels, which keeps a hostile file from overflowing the stack.
+        Category::Syntax if e.to_string().starts_with("recursion limit exceeded") => format!(
+            "the JSON is nested more than 128 levels deep at line {}, column {}: no chat export \
+             is; check that this is the right file",
             e.line(),
             e.column()
         ),

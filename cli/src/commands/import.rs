@@ -4,13 +4,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use minne::import::{ImportFormat, ImportOptions, ImportProgress};
 
 use super::Env;
+use crate::output::plural;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The file to import.
     file: PathBuf,
-    /// Its format: `locomo` or `transcript` (see the README).
-    #[arg(long, short = 'f', value_parser = ["locomo", "transcript"])]
+    /// Its format: `chatgpt` or `claude` (their data exports' conversations.json),
+    /// `transcript`, `locomo`, or `auto` to tell it from the file (see the README).
+    #[arg(long, short = 'f', default_value = "auto", value_parser = ImportFormat::NAMES)]
     format: String,
     /// LoCoMo: import only this sample (`conv-26`).
     #[arg(long)]
@@ -58,6 +60,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                 minne::Error::Import { .. } | minne::Error::Io { .. } | minne::Error::InvalidInput(_) => {
                     "nothing from it was kept"
                 }
+                // The mode is checked before anything is read or stored.
+                minne::Error::ModeForbids { .. } => {
+                    "nothing from it was stored; after `minne mode remember`, run the import again"
+                }
                 // Messages already stored stay; capture resumes on the next run.
                 _ => "what was stored is kept: `minne status` shows what waits, `minne capture` finishes it",
             };
@@ -66,31 +72,47 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     bar.finish_and_clear();
     if report.messages_truncated > 0 {
         eprintln!(
-            "warning: {} messages were longer than {} kB and were stored cut to that length",
-            report.messages_truncated,
+            "warning: {} longer than {} kB and stored cut to that length",
+            was_were(report.messages_truncated),
             minne::import::MAX_MESSAGE_BYTES / 1000
         );
     }
     if report.messages_cleaned > 0 {
         eprintln!(
-            "warning: {} messages held NUL or control characters, which were left out",
-            report.messages_cleaned
+            "warning: {} NUL or control characters, which were left out",
+            if report.messages_cleaned == 1 {
+                "1 message held".to_string()
+            } else {
+                format!("{} messages held", report.messages_cleaned)
+            }
         );
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "Imported {} into `{}` in {:.1} s: {} of {} sessions and {} of {} messages were new; {} episodes captured.",
+            "Imported {} into `{}` in {:.1} s: {} of {} and {} of {} were new; {} captured.",
             args.file.display(),
             env.context,
             started.elapsed().as_secs_f64(),
             report.sessions_added,
-            report.sessions_seen,
+            plural(report.sessions_seen, "session", "sessions"),
             report.messages_added,
-            report.messages_seen,
-            report.episodes_added,
+            plural(report.messages_seen, "message", "messages"),
+            plural(report.episodes_added, "episode", "episodes"),
         );
+        for c in &report.commands {
+            println!("  command applied: {}", c.outcome);
+        }
     }
     Ok(())
+}
+
+/// "1 message was" / "3 messages were".
+fn was_were(n: usize) -> String {
+    if n == 1 {
+        "1 message was".to_string()
+    } else {
+        format!("{n} messages were")
+    }
 }
