@@ -2,17 +2,36 @@
 //! busy timeout and IMMEDIATE write transactions, every write lands and nothing is lost.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
+use std::path::Path;
 use std::process::Stdio;
 
 use assert_cmd::cargo::CommandCargoExt;
-use rusqlite::Connection;
+use mcp_support::McpServer;
+
+mod mcp_support;
+
+/// Message `i` of `writer`: its role and words.
+fn note(writer: usize, i: usize) -> (&'static str, String) {
+    (
+        if i.is_multiple_of(2) {
+            "user"
+        } else {
+            "assistant"
+        },
+        format!(
+            "Writer {writer} note {i}: the shipment of item {} arrives on dock {}.",
+            writer * 1000 + i,
+            i % 7
+        ),
+    )
+}
 
 fn transcript(writer: usize, messages: usize) -> String {
     let messages: Vec<_> = (0..messages)
         .map(|i| {
             serde_json::json!({
-                "role": if i % 2 == 0 { "user" } else { "assistant" },
-                "text": format!("Writer {writer} note {i}: the shipment of item {} arrives on dock {}.", writer * 1000 + i, i % 7),
+                "role": note(writer, i).0,
+                "text": note(writer, i).1,
                 "timestamp": format!("2026-03-0{}T10:{:02}:00Z", writer + 1, i),
             })
         })
@@ -21,12 +40,34 @@ fn transcript(writer: usize, messages: usize) -> String {
         .to_string()
 }
 
+/// The context's database, opened with its key as the CLI stored it (keys beside the data
+/// dir: `<data dir>.keys`, see minne::keys).
+fn open_db(db: &Path) -> rusqlite::Connection {
+    minne::keys::open_connection(db, &minne::keys::KeyConfig::default()).unwrap()
+}
+
 #[test]
 fn three_writer_processes_lose_no_write() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let per_writer = 40;
-    let children: Vec<_> = (0..3)
+    // Writer 2 is an assistant talking to `minne mcp`, one `remember` per message, while
+    // writers 0 and 1 import files through the CLI.
+    let mcp_writer = {
+        let data = data.clone();
+        std::thread::spawn(move || {
+            let (mut server, _) = McpServer::start(&data, &[]);
+            for i in 0..per_writer {
+                let (role, text) = note(2, i);
+                server.call_ok(
+                    "remember",
+                    serde_json::json!({"text": text, "role": role, "session": "writer-2"}),
+                );
+            }
+            assert!(server.close().success(), "the MCP writer ends cleanly");
+        })
+    };
+    let children: Vec<_> = (0..2)
         .map(|w| {
             let file = dir.path().join(format!("w{w}.json"));
             std::fs::write(&file, transcript(w, per_writer)).unwrap();
@@ -49,7 +90,8 @@ fn three_writer_processes_lose_no_write() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let conn = Connection::open(data.join("personal.sqlite")).unwrap();
+    mcp_writer.join().expect("every MCP remember succeeds");
+    let conn = open_db(&data.join("personal.sqlite"));
     let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
     assert_eq!(
         count("SELECT count(*) FROM messages"),
