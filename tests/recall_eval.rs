@@ -102,7 +102,7 @@ fn forgetting_an_episode_removes_it_from_the_full_text_index() {
     );
     let db = engine.db_path().to_path_buf();
     let count = |word: &str| -> i64 {
-        let conn = rusqlite::Connection::open(&db).unwrap();
+        let conn = minne::keys::open_connection(&db, &Default::default()).unwrap();
         conn.query_row(
             "SELECT count(*) FROM episodes_fts WHERE episodes_fts MATCH ?1",
             [word],
@@ -143,7 +143,7 @@ fn forgetting_an_episode_removes_it_from_the_full_text_index() {
         again.iter().all(|h| h.episode.id != id),
         "the in-memory candidates must not outlive a forget: the episode came back"
     );
-    let conn = rusqlite::Connection::open(&db).unwrap();
+    let conn = minne::keys::open_connection(&db, &Default::default()).unwrap();
     let secure: i64 = conn
         .query_row(
             "SELECT count(*) FROM episodes_fts_config WHERE k = 'secure-delete' AND v = 1",

@@ -67,6 +67,7 @@ pub fn hit_json(h: &RecallHit) -> Value {
         "session": e.session_external_id,
         "message_id": e.message_id,
         "external_id": e.message_external_id,
+        "conflict_with": h.conflict_with,
     })
 }
 
@@ -92,5 +93,25 @@ fn one_line(s: &str, max_chars: usize) -> String {
     } else {
         let cut: String = flat.chars().take(max_chars).collect();
         format!("{cut}…")
+    }
+}
+
+/// `n` and the noun agreeing with it: `plural(1, "episode", "episodes")` is "1 episode",
+/// `plural(3, ...)` "3 episodes", `plural(0, ...)` "0 episodes" (English: singular for one).
+pub fn plural<N: std::fmt::Display>(n: N, one: &str, many: &str) -> String {
+    let n = n.to_string();
+    let noun = if n == "1" { one } else { many };
+    format!("{n} {noun}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plural;
+
+    #[test]
+    fn plural_agrees_with_the_count() {
+        assert_eq!(plural(1usize, "episode", "episodes"), "1 episode");
+        assert_eq!(plural(0u64, "episode", "episodes"), "0 episodes");
+        assert_eq!(plural(11i64, "entry", "entries"), "11 entries");
     }
 }

@@ -221,7 +221,7 @@ pub fn evaluate(
                     .or_default() += 1;
             }
             for system in systems {
-                let (hits, latency_ms) = ask(&engine, &q.question, system)?;
+                let (hits, latency_ms, abstained) = ask(&engine, &q.question, system)?;
                 let (turns, sessions) = reduce(
                     &hits,
                     |h| h.episode.message_external_id.clone(),
@@ -238,6 +238,7 @@ pub fn evaluate(
                         turns,
                         sessions,
                         latency_ms,
+                        abstained,
                     });
             }
         }
@@ -250,7 +251,13 @@ pub fn evaluate(
         outcomes,
         thresholds: systems
             .iter()
-            .map(|s| (s.name.clone(), s.threshold))
+            .map(|s| {
+                let model = embedder.model_id();
+                let t = s
+                    .threshold
+                    .unwrap_or_else(|| crate::recall::default_threshold_for(model));
+                (s.name.clone(), t)
+            })
             .collect(),
         data_notes: notes,
     })

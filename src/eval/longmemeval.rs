@@ -217,7 +217,7 @@ pub fn evaluate(
             report.messages_seen
         ));
         for system in systems {
-            let (hits, latency_ms) = ask(&engine, &item.question, system)?;
+            let (hits, latency_ms, abstained) = ask(&engine, &item.question, system)?;
             let (turns, sessions) = reduce(
                 &hits,
                 |h| h.episode.message_external_id.clone(),
@@ -234,6 +234,7 @@ pub fn evaluate(
                     turns,
                     sessions,
                     latency_ms,
+                    abstained,
                 });
         }
     }
@@ -245,7 +246,13 @@ pub fn evaluate(
         outcomes,
         thresholds: systems
             .iter()
-            .map(|s| (s.name.clone(), s.threshold))
+            .map(|s| {
+                let model = embedder.model_id();
+                let t = s
+                    .threshold
+                    .unwrap_or_else(|| crate::recall::default_threshold_for(model));
+                (s.name.clone(), t)
+            })
             .collect(),
         data_notes: notes,
     })

@@ -27,8 +27,9 @@ pub struct System {
     pub ranking: Ranking,
     /// How it weighs relevance, retrievability and salience.
     pub weights: Weights,
-    /// The threshold its `_thresholded` metrics use.
-    pub threshold: f64,
+    /// The threshold its `_thresholded` metrics use; `None`: the embedding model's calibrated
+    /// default ([`crate::recall::default_threshold_for`]).
+    pub threshold: Option<f64>,
 }
 
 /// Minne's default ranking and the two baselines; the baselines rank by their raw relevance
@@ -45,19 +46,19 @@ pub fn systems() -> Vec<System> {
             name: "minne".into(),
             ranking: Ranking::default(),
             weights: Weights::default(),
-            threshold: DEFAULT_THRESHOLD,
+            threshold: None,
         },
         System {
             name: "bm25".into(),
             ranking: Ranking::bm25_only(),
             weights: raw,
-            threshold: DEFAULT_THRESHOLD,
+            threshold: None,
         },
         System {
             name: "dense".into(),
             ranking: Ranking::dense_only(),
             weights: raw,
-            threshold: DEFAULT_THRESHOLD,
+            threshold: None,
         },
     ]
 }
@@ -71,7 +72,7 @@ pub fn ablations() -> Vec<System> {
         name: name.into(),
         ranking,
         weights,
-        threshold: DEFAULT_THRESHOLD,
+        threshold: None,
     };
     vec![
         v(
@@ -102,6 +103,75 @@ pub fn ablations() -> Vec<System> {
             "minne-context-1",
             Ranking {
                 context: 1.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-message-0",
+            Ranking {
+                message: 0.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-message-1",
+            Ranking {
+                message: 1.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-abstain",
+            Ranking {
+                abstain: None,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-abstain-missing-0.8",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    missing_share: 0.8,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-abstain-missing-only",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    person_ratio: 0.0,
+                    missing_share: 0.5,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-abstain-ratio-0.6",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    person_ratio: 0.6,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-abstain-missing-0.5",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    missing_share: 0.5,
+                    ..crate::recall::AbstainRule::default()
+                }),
                 ..base
             },
             w,
@@ -194,19 +264,31 @@ pub struct Outcome {
     pub sessions: Vec<(String, f64)>,
     /// Time of the recall call, milliseconds (query embedding included).
     pub latency_ms: f64,
+    /// Whether the system abstained: its result is empty whatever the scores.
+    pub abstained: bool,
 }
 
-/// Asks `text` of `engine` with `system`, without threshold, `DEPTH` episodes deep.
-pub fn ask(engine: &Engine, text: &str, system: &System) -> Result<(Vec<RecallHit>, f64)> {
+/// Asks `text` of `engine` with `system`, without threshold, `DEPTH` episodes deep. Returns
+/// the ranking, the latency in milliseconds, and whether `system` would abstain (its
+/// [`crate::recall::AbstainRule`] on the query's focus), which the `_thresholded` metrics
+/// and the abstain rate count as an empty result.
+pub fn ask(engine: &Engine, text: &str, system: &System) -> Result<(Vec<RecallHit>, f64, bool)> {
     let query = RecallQuery {
         k: DEPTH,
         threshold: f64::NEG_INFINITY,
         weights: system.weights,
-        ranking: system.ranking,
+        ranking: Ranking {
+            abstain: None,
+            ..system.ranking
+        },
         ..RecallQuery::new(text)
     };
     let explained = engine.recall_explained(&query, 0)?;
-    Ok((explained.hits, explained.took_ms))
+    let abstained = system
+        .ranking
+        .abstain
+        .is_some_and(|rule| rule.decide(&explained.focus).is_some());
+    Ok((explained.hits, explained.took_ms, abstained))
 }
 
 /// Ids best first, each once, with the best score among its episodes.
@@ -254,6 +336,15 @@ impl Protocol {
     }
 }
 
+/// The ids of `xs` at `threshold` (`None`: before the threshold, all of them). After the
+/// threshold, an outcome that abstained keeps none.
+fn ids_of(o: &Outcome, xs: &[(String, f64)], threshold: Option<f64>) -> Vec<String> {
+    if threshold.is_some() && o.abstained {
+        return Vec::new();
+    }
+    ids(xs, threshold)
+}
+
 fn ids(xs: &[(String, f64)], threshold: Option<f64>) -> Vec<String> {
     xs.iter()
         .filter(|(_, s)| threshold.is_none_or(|t| *s >= t))
@@ -284,57 +375,74 @@ pub fn summarise(
                 Protocol::Locomo => {
                     put(
                         format!("turn_recall@{k}{suffix}"),
-                        per(&|o, t| metrics::recall_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                        per(&|o, t| {
+                            metrics::recall_at(&ids_of(o, &o.turns, t), &o.relevant_turns, k)
+                        }),
                     );
                     put(
                         format!("precision@{k}{suffix}"),
-                        per(&|o, t| metrics::precision_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                        per(&|o, t| {
+                            metrics::precision_at(&ids_of(o, &o.turns, t), &o.relevant_turns, k)
+                        }),
                     );
                     put(
                         format!("ndcg@{k}{suffix}"),
-                        per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                        per(&|o, t| {
+                            metrics::ndcg_at(&ids_of(o, &o.turns, t), &o.relevant_turns, k)
+                        }),
                     );
                 }
                 Protocol::LongMemEval => {
                     put(
                         format!("session_recall_any@{k}{suffix}"),
                         per(&|o, t| {
-                            metrics::recall_any_at(&ids(&o.sessions, t), &o.relevant_sessions, k)
+                            metrics::recall_any_at(
+                                &ids_of(o, &o.sessions, t),
+                                &o.relevant_sessions,
+                                k,
+                            )
                         }),
                     );
                     put(
                         format!("session_recall_all@{k}{suffix}"),
                         per(&|o, t| {
-                            metrics::recall_all_at(&ids(&o.sessions, t), &o.relevant_sessions, k)
+                            metrics::recall_all_at(
+                                &ids_of(o, &o.sessions, t),
+                                &o.relevant_sessions,
+                                k,
+                            )
                         }),
                     );
                     put(
                         format!("ndcg@{k}{suffix}"),
                         per(&|o, t| {
-                            metrics::ndcg_at(&ids(&o.sessions, t), &o.relevant_sessions, k)
+                            metrics::ndcg_at(&ids_of(o, &o.sessions, t), &o.relevant_sessions, k)
                         }),
                     );
                     put(
                         format!("turn_recall_any@{k}{suffix}"),
                         per(&|o, t| {
-                            metrics::recall_any_at(&ids(&o.turns, t), &o.relevant_turns, k)
+                            metrics::recall_any_at(&ids_of(o, &o.turns, t), &o.relevant_turns, k)
                         }),
                     );
                     put(
                         format!("turn_recall_all@{k}{suffix}"),
                         per(&|o, t| {
-                            metrics::recall_all_at(&ids(&o.turns, t), &o.relevant_turns, k)
+                            metrics::recall_all_at(&ids_of(o, &o.turns, t), &o.relevant_turns, k)
                         }),
                     );
                     put(
                         format!("turn_ndcg@{k}{suffix}"),
-                        per(&|o, t| metrics::ndcg_at(&ids(&o.turns, t), &o.relevant_turns, k)),
+                        per(&|o, t| {
+                            metrics::ndcg_at(&ids_of(o, &o.turns, t), &o.relevant_turns, k)
+                        }),
                     );
                 }
             }
         }
     }
-    let cleared = |o: &Outcome| o.turns.first().is_some_and(|(_, s)| *s >= threshold);
+    let cleared =
+        |o: &Outcome| !o.abstained && o.turns.first().is_some_and(|(_, s)| *s >= threshold);
     put(
         "answered_rate".into(),
         answerable
@@ -389,7 +497,8 @@ pub fn sweep(outcomes: &[&Outcome], recall_level_sessions: bool) -> Vec<SweepPoi
     (0..=120)
         .map(|i| {
             let t = f64::from(i) / 100.0;
-            let cleared = |o: &Outcome| o.turns.first().is_some_and(|(_, s)| *s >= t);
+            let cleared =
+                |o: &Outcome| !o.abstained && o.turns.first().is_some_and(|(_, s)| *s >= t);
             let ans: Vec<&&Outcome> = outcomes.iter().filter(|o| o.answerable).collect();
             let answered = mean(
                 &ans.iter()
@@ -410,12 +519,12 @@ pub fn sweep(outcomes: &[&Outcome], recall_level_sessions: bool) -> Vec<SweepPoi
                     .filter_map(|o| {
                         if recall_level_sessions {
                             metrics::recall_any_at(
-                                &ids(&o.sessions, Some(t)),
+                                &ids_of(o, &o.sessions, Some(t)),
                                 &o.relevant_sessions,
                                 10,
                             )
                         } else {
-                            metrics::recall_at(&ids(&o.turns, Some(t)), &o.relevant_turns, 10)
+                            metrics::recall_at(&ids_of(o, &o.turns, Some(t)), &o.relevant_turns, 10)
                         }
                     })
                     .collect::<Vec<_>>(),
@@ -660,5 +769,40 @@ impl ScratchDir {
 impl Drop for ScratchDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(answerable: bool, abstained: bool, turns: &[(&str, f64)]) -> Outcome {
+        Outcome {
+            category: "1".into(),
+            answerable,
+            relevant_turns: ["t1".to_string()].into_iter().collect(),
+            relevant_sessions: HashSet::new(),
+            turns: turns.iter().map(|(t, s)| (t.to_string(), *s)).collect(),
+            sessions: Vec::new(),
+            latency_ms: 1.0,
+            abstained,
+        }
+    }
+
+    #[test]
+    fn an_abstained_outcome_counts_as_empty_only_after_the_threshold() {
+        let a = outcome(true, false, &[("t1", 0.5), ("t2", 0.2)]);
+        let b = outcome(true, true, &[("t1", 0.9)]);
+        let c = outcome(false, true, &[("x", 0.9)]);
+        let m = summarise(Protocol::Locomo, &[1], &[&a, &b, &c], 0.3);
+        // Before the threshold both answerable questions have t1 first: recall@1 = 1.
+        assert_eq!(m["turn_recall@1"], 1.0);
+        // After it, a keeps t1 (0.5 ≥ 0.3) and b abstained: (1 + 0) / 2.
+        assert_eq!(m["turn_recall@1_thresholded"], 0.5);
+        assert_eq!(
+            m["answered_rate"], 0.5,
+            "b abstained although it scored 0.9"
+        );
+        assert_eq!(m["abstain_rate"], 1.0, "c abstained although it scored 0.9");
     }
 }

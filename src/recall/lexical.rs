@@ -1,4 +1,5 @@
-//! The lexical side of recall: BM25 over the FTS5 index of episodes (migration 3).
+//! The lexical side of recall: BM25 over the FTS5 index of episodes (migrations 3 and 8:
+//! the episode's words, its whole message, the turn before).
 //!
 //! The index stems with Porter on top of `unicode61` (å ä ö æ ø stay letters); the query is
 //! cut into words here, stop-words and named people are dropped, and each remaining word is
@@ -167,6 +168,9 @@ const STOP_WORDS: &[&str] = &[
     "us",
     "let",
     "like",
+    // Words that only say "tell me": the question is about what follows them.
+    "know",
+    "tell",
     // Swedish
     "och",
     "att",
@@ -218,29 +222,40 @@ const STOP_WORDS: &[&str] = &[
     "kan",
     "kunde",
     "blev",
+    "vet",
+    "dig",
+    "mig",
+    "oss",
+    "er",
+    "sig",
+    "där",
+    "här",
+    "nu",
+    "också",
+    "alla",
+    "något",
+    "några",
+    "mycket",
+    "ha",
+    "vara",
+    "varit",
+    "finns",
+    "hans",
+    "hennes",
+    "deras",
+    "vår",
+    "våra",
+    "man",
+    "ju",
+    "nog",
     // Danish
     "og",
-    "at",
-    "er",
-    "var",
     "jeg",
-    "han",
     "hun",
-    "vi",
-    "i",
-    "de",
-    "den",
-    "det",
-    "en",
     "et",
     "til",
     "af",
-    "på",
-    "med",
-    "som",
-    "for",
     "ikke",
-    "har",
     "havde",
     "hvad",
     "hvornår",
@@ -248,25 +263,32 @@ const STOP_WORDS: &[&str] = &[
     "hvem",
     "hvilken",
     "hvilke",
-    "min",
     "mit",
     "mine",
-    "din",
     "dit",
     "dine",
-    "sin",
     "sit",
     "sine",
-    "så",
-    "men",
-    "eller",
     "fra",
     "ved",
     "skal",
-    "skulle",
-    "kan",
     "kunne",
-    "blev",
+    "der",
+    "os",
+    "jer",
+    "også",
+    "alle",
+    "noget",
+    "nogle",
+    "meget",
+    "være",
+    "været",
+    "hendes",
+    "deres",
+    "vores",
+    "jo",
+    "vel",
+    "fortæl",
 ];
 
 /// The query's words, lowercased, possessive endings (`'s`, `’s`) dropped.
@@ -321,29 +343,107 @@ pub(crate) fn fts_query(terms: &[String]) -> Option<String> {
     )
 }
 
-/// BM25 scores (positive, higher is better) of the episodes matching `terms`, by episode id,
-/// with the previous-turn column weighted `context_weight` against the episode's own words.
+/// Episodes a store is assumed to hold at least, for IDF. A store of a handful of memories
+/// says nothing about which words are common: with FTS5's own IDF, a word in 2 of 2 episodes
+/// weighs nothing (its IDF is clamped to 10⁻⁶), so a new user's "koriander" could never match
+/// the one memory about coriander. IDF is computed as if the other episodes up to this count
+/// lacked the word (a background corpus of unrelated memories); from this size on, the store's
+/// own counts rule.
+pub(crate) const BACKGROUND_EPISODES: f64 = 200.0;
+
+/// The IDF of a word found in `hits` of `n_docs` episodes: FTS5's BM25 IDF,
+/// `ln((N − n + 0.5) / (n + 0.5))` floored at 10⁻⁶, with `N = max(n_docs, BACKGROUND_EPISODES)`.
+/// From that size on it is FTS5's own, so large stores rank exactly as FTS5 ranks them.
+pub(crate) fn idf(hits: f64, n_docs: f64) -> f64 {
+    let n = n_docs.max(BACKGROUND_EPISODES).max(hits);
+    fts5_idf(hits, n)
+}
+
+/// FTS5's own IDF (`fts5_bm25.c`): `ln((N − n + 0.5) / (n + 0.5))`, clamped to 10⁻⁶.
+fn fts5_idf(hits: f64, n_docs: f64) -> f64 {
+    let idf = ((n_docs - hits + 0.5) / (hits + 0.5)).ln();
+    if idf <= 0.0 { 1e-6 } else { idf }
+}
+
+/// Column weights of the full-text index (migration 8), in its column order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Columns {
+    /// The episode's own words.
+    pub(crate) text: f64,
+    /// Its whole source message.
+    pub(crate) message: f64,
+    /// The turn before its message.
+    pub(crate) context: f64,
+}
+
+/// The lexical side of one query.
+#[derive(Debug, Default)]
+pub(crate) struct Lexical {
+    /// BM25 (positive, higher is better) of each matching episode, by episode id.
+    pub(crate) by_id: HashMap<i64, f64>,
+    /// Σ IDF of the query's terms, found or not: about the BM25 of an episode of average
+    /// length holding every term once, so `bm25 / scale` is an IDF-weighted share of the
+    /// question's words found.
+    pub(crate) scale: f64,
+    /// The terms no searched column of any episode holds.
+    pub(crate) missing: Vec<String>,
+}
+
+/// BM25 of the episodes matching any of `terms` in the columns weighted above 0, by episode
+/// id, over a store of `n_docs` episodes. Each term is asked on its own, and FTS5's per-term
+/// score (its IDF times the term-frequency part) is rescaled to [`idf`], so small stores
+/// still rank by words and a term's weight does not depend on FTS5's clamp.
 pub(crate) fn bm25(
     conn: &Connection,
     terms: &[String],
-    context_weight: f64,
-) -> Result<HashMap<i64, f64>> {
-    let Some(q) = fts_query(terms) else {
-        return Ok(HashMap::new());
-    };
+    columns: Columns,
+    n_docs: usize,
+) -> Result<Lexical> {
+    let names: Vec<&str> = [
+        ("text", columns.text),
+        ("message", columns.message),
+        ("context", columns.context),
+    ]
+    .iter()
+    .filter(|(_, w)| *w > 0.0)
+    .map(|(n, _)| *n)
+    .collect();
+    let mut out = Lexical::default();
+    if names.is_empty() {
+        return Ok(out);
+    }
+    let filter = format!("{{{}}}", names.join(" "));
     let mut stmt = conn.prepare_cached(
-        "SELECT rowid, bm25(episodes_fts, 1.0, ?2) FROM episodes_fts WHERE episodes_fts MATCH ?1",
+        "SELECT rowid, bm25(episodes_fts, ?2, ?3, ?4) FROM episodes_fts WHERE episodes_fts MATCH ?1",
     )?;
-    let rows = stmt.query_map(rusqlite::params![q, context_weight], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?))
-    })?;
-    let mut out = HashMap::new();
-    for row in rows {
-        let (id, rank) = row?;
-        // FTS5's bm25() is negated so that smaller is better.
-        let score = -rank;
-        if score > 0.0 {
-            out.insert(id, score);
+    let n = n_docs as f64;
+    for t in terms {
+        let Some(q) = fts_query(std::slice::from_ref(t)) else {
+            continue;
+        };
+        let rows = stmt.query_map(
+            rusqlite::params![
+                format!("{filter} : {q}"),
+                columns.text,
+                columns.message,
+                columns.context
+            ],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)),
+        )?;
+        let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        let hits = rows.len() as f64;
+        out.scale += idf(hits, n);
+        if rows.is_empty() {
+            out.missing.push(t.clone());
+            continue;
+        }
+        let rescale = idf(hits, n) / fts5_idf(hits, n.max(hits));
+        for (id, rank) in rows {
+            // FTS5's bm25() is negated so that smaller is better.
+            let score = -rank * rescale;
+            if score > 0.0 {
+                *out.by_id.entry(id).or_default() += score;
+            }
         }
     }
     Ok(out)
@@ -364,6 +464,16 @@ mod tests {
             vec!["kids", "make", "pottery", "class"],
             "question words and the named person go"
         );
+    }
+
+    #[test]
+    fn idf_assumes_a_background_of_memories_in_small_stores() {
+        // A word in 2 of 2 memories: as if in 2 of 200, ln(198.5 / 2.5) = 4.3745.
+        assert!((idf(2.0, 2.0) - (198.5f64 / 2.5).ln()).abs() < 1e-12);
+        // From 200 memories on it is FTS5's own: ln((1000 − 10 + 0.5) / 10.5) = 4.5447.
+        assert!((idf(10.0, 1000.0) - (990.5f64 / 10.5).ln()).abs() < 1e-12);
+        // A word in most memories is floored, never negative.
+        assert_eq!(idf(600.0, 1000.0), 1e-6);
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //!
 //! Candidates come from two sides over every episode of the context: the **dense** side, the
 //! cosine of the query and episode embeddings, and the **lexical** side, BM25 over the FTS5
-//! index of episode words plus the turn before (migration 3). The two are fused into one
+//! index of episode words, their whole source message and the turn before (migration 8),
+//! with an IDF that still works in a store of a few memories (`BACKGROUND_EPISODES`).
+//! A question about nothing but people ("What do you know about Jonas?") searches for their
+//! names. The two sides are fused into one
 //! `relevance` ([`Fusion`]); a memory next to a relevant one (the turn before or after in the
 //! same session) keeps at least `neighbour ×` that relevance, since answers sit next to the
 //! questions that name their topic. The final score is seed 000's linear score,
@@ -14,10 +17,15 @@
 //! own speaker's name, so the name drags the query toward the wrong turns) and act on the
 //! episode's speaker and participants instead: a memory neither by nor about them loses the
 //! person penalty. Results are the top `k` that also clear an
-//! absolute `threshold`: nothing relevant gives nothing. The defaults and how they were
-//! chosen are in docs/benchmarks.md.
+//! absolute `threshold` ([`default_threshold`] per embedding model): nothing relevant gives
+//! nothing. Recall also abstains when the question is about what the memories do not hold
+//! ([`abstain`]). Memories that disagree come back together, marked, newer first
+//! ([`RecallHit::conflict_with`]). The defaults and how they were chosen are in
+//! docs/benchmarks.md.
 
+pub mod abstain;
 pub mod cache;
+mod conflict;
 mod fusion;
 mod lexical;
 pub mod prompt;
@@ -29,6 +37,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::params_from_iter;
 use serde::Serialize;
 
+use crate::embed::ModelChoice;
 use crate::engine::Engine;
 use crate::episodes::{EPISODE_COLUMNS, EPISODE_FROM, EpisodeView, from_row};
 use crate::error::{Error, Result};
@@ -36,13 +45,42 @@ use crate::fade::retrievability;
 use crate::model::{EpisodeId, Stability};
 use crate::store::{blob_to_vector, parse_utc};
 
+pub use abstain::{AbstainRule, Abstention, Focus};
 pub use fusion::Fusion;
 
 /// Seed 000's default number of memories returned.
 pub const DEFAULT_K: usize = 3;
-/// The default absolute threshold on the final score, calibrated on the dev data
-/// (docs/benchmarks.md, "Recall defaults").
-pub const DEFAULT_THRESHOLD: f64 = 0.36;
+/// The absolute threshold on the final score for all-MiniLM-L6-v2, calibrated on the LoCoMo
+/// dev data by the threshold sweep (docs/benchmarks.md, "Recall defaults").
+pub const MINILM_THRESHOLD: f64 = 0.36;
+/// The threshold for multilingual-e5-small. e5's cosines sit in a narrow high band (about
+/// 0.74 to 0.96, RECIPES.md), so its dense side clears any MiniLM threshold. 0.53 is the
+/// value the e5 sweep gave (README, "Embedding model"), measured before the recall changes of
+/// migration 8; re-run `MINNE_MODEL=multilingual-e5-small minne eval locomo ... --json` and
+/// take `suggested_threshold_answered_0_90` when the ranking changes.
+pub const E5_SMALL_THRESHOLD: f64 = 0.53;
+/// The default threshold. A query that carries exactly this value (as [`RecallQuery::new`]
+/// sets it) is scored against the loaded model's calibrated threshold instead
+/// ([`default_threshold_for`]), so callers that keep the default never apply one model's
+/// threshold to another's scores.
+pub const DEFAULT_THRESHOLD: f64 = MINILM_THRESHOLD;
+
+/// The calibrated threshold of `model`: the one place per-model thresholds are kept.
+pub fn default_threshold(model: ModelChoice) -> f64 {
+    match model {
+        ModelChoice::MiniLm => MINILM_THRESHOLD,
+        ModelChoice::E5Small => E5_SMALL_THRESHOLD,
+    }
+}
+
+/// The calibrated threshold of the model with id `model_id` (as [`ModelChoice::as_str`]
+/// writes it); [`DEFAULT_THRESHOLD`] for a model Minne has no calibration for (test
+/// embedders).
+pub fn default_threshold_for(model_id: &str) -> f64 {
+    model_id
+        .parse::<ModelChoice>()
+        .map_or(DEFAULT_THRESHOLD, default_threshold)
+}
 
 /// The weights of the final score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -80,12 +118,17 @@ pub struct Ranking {
     pub lexical: f64,
     /// BM25 weight of the previous turn's words against the episode's own (0 ignores them).
     pub context: f64,
+    /// BM25 weight of the episode's whole source message against its own words (0 ignores
+    /// it): an episode is a span, and the rest of its message often names what it is about.
+    pub message: f64,
     /// A memory keeps at least this share of its best neighbour's relevance (0 turns it off).
     pub neighbour: f64,
     /// Whether people named in the query act on speakers and participants, not as text.
     pub people: bool,
     /// How the two sides are fused.
     pub fusion: Fusion,
+    /// When to return nothing although candidates cleared the threshold (`None`: never).
+    pub abstain: Option<AbstainRule>,
 }
 
 impl Default for Ranking {
@@ -94,9 +137,11 @@ impl Default for Ranking {
             dense: 0.5,
             lexical: 0.5,
             context: 0.5,
+            message: 0.5,
             neighbour: 0.7,
             people: true,
             fusion: Fusion::Absolute,
+            abstain: Some(AbstainRule::default()),
         }
     }
 }
@@ -108,9 +153,11 @@ impl Ranking {
             dense: 0.0,
             lexical: 1.0,
             context: 0.0,
+            message: 0.0,
             neighbour: 0.0,
             people: false,
             fusion: Fusion::MinMax,
+            abstain: None,
         }
     }
 
@@ -120,9 +167,11 @@ impl Ranking {
             dense: 1.0,
             lexical: 0.0,
             context: 0.0,
+            message: 0.0,
             neighbour: 0.0,
             people: false,
             fusion: Fusion::Absolute,
+            abstain: None,
         }
     }
 }
@@ -187,6 +236,9 @@ pub struct RecallHit {
     pub parts: ScoreParts,
     /// Days since it was said.
     pub age_days: f64,
+    /// Recalled memories that disagree with this one (a correction of it or by it, or another
+    /// value of the same attribute); the newer of each pair is ranked first. Empty when none.
+    pub conflict_with: Vec<EpisodeId>,
 }
 
 /// Why a candidate was left out of the results.
@@ -198,6 +250,9 @@ pub enum LeftOut {
         /// The threshold it missed.
         threshold: f64,
     },
+    /// It cleared the threshold, but recall abstained: the question asks about something
+    /// the memories do not hold ([`Abstention`]).
+    Abstained,
     /// It cleared the threshold but `k` better ones did too.
     OutsideK {
         /// Its 1-based rank.
@@ -227,6 +282,10 @@ pub struct RecallExplained {
     pub people: Vec<String>,
     /// The query's content words the lexical side searched for.
     pub terms: Vec<String>,
+    /// What the question is about against what the memories hold.
+    pub focus: Focus,
+    /// Why recall returned nothing although candidates cleared the threshold, if it did.
+    pub abstained: Option<Abstention>,
     /// Time the recall took, milliseconds (query embedding included).
     pub took_ms: f64,
     /// Where the time went.
@@ -292,6 +351,22 @@ impl Engine {
         query: &RecallQuery,
         near_misses: usize,
     ) -> Result<RecallExplained> {
+        self.recall_gated(query, near_misses, true)
+    }
+
+    /// This context's memories for another context that its read policy allows to read
+    /// them (`policy::recall_across`, which checks and logs the read): the reader's policy
+    /// decides, not this context's own. Errors: as [`Engine::recall`].
+    pub(crate) fn recall_for_reader(&self, query: &RecallQuery) -> Result<Vec<RecallHit>> {
+        Ok(self.recall_gated(query, 0, false)?.hits)
+    }
+
+    fn recall_gated(
+        &self,
+        query: &RecallQuery,
+        near_misses: usize,
+        own_policy: bool,
+    ) -> Result<RecallExplained> {
         // A paused context recalls nothing (DESIGN: modes are enforced in the engine).
         self.require_recall()?;
         if query.text.trim().is_empty() {
@@ -299,8 +374,34 @@ impl Engine {
                 "the recall query is empty: say what to recall".into(),
             ));
         }
+        // The context's read policy (issue 6, src/policy.rs) may deny even its own memories
+        // (an empty allow-list reads nothing, never "no filter"): then nothing is recalled.
+        if own_policy && !self.read_policy()?.allows(&self.context) {
+            return Ok(RecallExplained {
+                hits: Vec::new(),
+                near_misses: Vec::new(),
+                people: Vec::new(),
+                terms: Vec::new(),
+                focus: Focus::default(),
+                abstained: None,
+                took_ms: 0.0,
+                timings: Timings::default(),
+            });
+        }
+        // After a model change, old vectors are re-embedded first (embed::reembed).
+        self.ensure_embedded(&mut |_| {})?;
         let started = Instant::now();
         let now = self.clock.now();
+        // The default threshold is calibrated per model: a query left at it gets the loaded
+        // model's own ([`default_threshold_for`]).
+        let query = &RecallQuery {
+            threshold: if query.threshold == DEFAULT_THRESHOLD {
+                default_threshold_for(self.embedder.model_id())
+            } else {
+                query.threshold
+            },
+            ..query.clone()
+        };
         let ranking = &query.ranking;
         let mut timings = Timings::default();
         let lap = Instant::now();
@@ -311,7 +412,8 @@ impl Engine {
         } else {
             Vec::new()
         };
-        let mut scored = self.score_all(&snapshot.candidates, query, &people, now, &mut timings)?;
+        let (mut scored, focus) =
+            self.score_all(&snapshot.candidates, query, &people, now, &mut timings)?;
         let lap = Instant::now();
         scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
         timings.rank_ms += ms(lap);
@@ -321,6 +423,12 @@ impl Engine {
             .take(query.k)
             .take_while(|s| s.score >= query.threshold)
             .count();
+        let abstained = if cleared > 0 {
+            query.ranking.abstain.and_then(|rule| rule.decide(&focus))
+        } else {
+            None
+        };
+        let cleared = if abstained.is_some() { 0 } else { cleared };
         let misses: Vec<(Scored, LeftOut)> = scored
             .iter()
             .enumerate()
@@ -331,6 +439,8 @@ impl Engine {
                     LeftOut::UnderThreshold {
                         threshold: query.threshold,
                     }
+                } else if abstained.is_some() && i < query.k {
+                    LeftOut::Abstained
                 } else {
                     LeftOut::OutsideK {
                         rank: i + 1,
@@ -340,7 +450,28 @@ impl Engine {
                 (*s, reason)
             })
             .collect();
-        let hits = self.load_hits(&scored[..cleared], now)?;
+        // A memory that disagrees with a result comes with it, wherever it ranked: the choice
+        // between them is the reader's (issue 4, "Conflicts").
+        let mut shown: Vec<Scored> = scored[..cleared].to_vec();
+        let pairs = conflict::fact_pairs(
+            self.store.conn(),
+            &shown.iter().map(|s| s.id).collect::<Vec<_>>(),
+        )?;
+        for (old, new) in &pairs {
+            for id in [*old, *new] {
+                if !shown.iter().any(|s| s.id.0 == id)
+                    && let Some(s) = scored.iter().find(|s| s.id.0 == id)
+                {
+                    shown.push(*s);
+                }
+            }
+        }
+        let misses: Vec<(Scored, LeftOut)> = misses
+            .into_iter()
+            .filter(|(s, _)| !shown.iter().any(|x| x.id == s.id))
+            .collect();
+        let mut hits = self.load_hits(&shown, now)?;
+        conflict::mark(&mut hits, &pairs);
         let miss_hits = self.load_hits(&misses.iter().map(|(s, _)| *s).collect::<Vec<_>>(), now)?;
         let near_misses = miss_hits
             .into_iter()
@@ -357,13 +488,15 @@ impl Engine {
                 }
             })
             .collect();
-        let terms = lexical::content_words(&query.text, &people);
+        let terms = query_terms(&query.text, &people);
         timings.load_ms = ms(lap);
         Ok(RecallExplained {
             hits,
             near_misses,
             people,
             terms,
+            focus,
+            abstained,
             took_ms: ms(started),
             timings,
         })
@@ -450,17 +583,24 @@ impl Engine {
         people: &[String],
         now: DateTime<Utc>,
         timings: &mut Timings,
-    ) -> Result<Vec<Scored>> {
+    ) -> Result<(Vec<Scored>, Focus)> {
         let ranking = &query.ranking;
         let w = &query.weights;
+        let mut focus = Focus {
+            people: people.to_vec(),
+            ..Focus::default()
+        };
         if candidates.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), focus));
         }
 
         // Dense side: the query without the named people.
         let dense: Vec<f64> = if ranking.dense > 0.0 {
+            // A query about nothing but people keeps their names: nothing else says what
+            // it is about.
+            let about_people_only = lexical::content_words(&query.text, people).is_empty();
             let stripped = strip_names(&query.text, people);
-            let embedded = if stripped.trim().is_empty() {
+            let embedded = if about_people_only || stripped.trim().is_empty() {
                 query.text.as_str()
             } else {
                 stripped.as_str()
@@ -486,20 +626,27 @@ impl Engine {
 
         // Lexical side: BM25 of the content words, and the scale that makes it absolute.
         let lap = Instant::now();
-        let terms = lexical::content_words(&query.text, people);
-        let (lexical, scale) = if ranking.lexical > 0.0 && !terms.is_empty() {
-            let by_id = lexical::bm25(self.store.conn(), &terms, ranking.context)?;
-            let scale = self.idf_sum(&terms, candidates.len())?;
-            (
-                candidates
-                    .iter()
-                    .map(|c| by_id.get(&c.id).copied().unwrap_or(0.0))
-                    .collect(),
-                scale,
-            )
-        } else {
-            (vec![0.0; candidates.len()], 0.0)
+        let terms = query_terms(&query.text, people);
+        let columns = lexical::Columns {
+            text: 1.0,
+            message: ranking.message,
+            context: ranking.context,
         };
+        let found = if ranking.lexical > 0.0 && !terms.is_empty() {
+            lexical::bm25(self.store.conn(), &terms, columns, candidates.len())?
+        } else {
+            lexical::Lexical::default()
+        };
+        let lexical: Vec<f64> = candidates
+            .iter()
+            .map(|c| found.by_id.get(&c.id).copied().unwrap_or(0.0))
+            .collect();
+        let scale = found.scale;
+        if scale > 0.0 {
+            let n = candidates.len() as f64;
+            focus.missing_share = found.missing.len() as f64 * lexical::idf(0.0, n) / scale;
+            focus.missing = found.missing;
+        }
         timings.lexical_ms = ms(lap);
         let lap = Instant::now();
 
@@ -544,7 +691,9 @@ impl Engine {
                     from_neighbour = true;
                 }
             }
-            let age_days = (now - c.occurred_at).num_seconds() as f64 / 86_400.0;
+            // A message dated after the clock (an import from a device set ahead) is as
+            // fresh as can be, never negatively old.
+            let age_days = ((now - c.occurred_at).num_seconds() as f64 / 86_400.0).max(0.0);
             let person_match = !people.is_empty()
                 && people
                     .iter()
@@ -566,6 +715,11 @@ impl Engine {
                 } else {
                     0.0
                 };
+            if person_match {
+                focus.named_best = focus.named_best.max(relevance);
+            } else {
+                focus.other_best = focus.other_best.max(relevance);
+            }
             out.push(Scored {
                 id: EpisodeId(c.id),
                 score,
@@ -574,32 +728,7 @@ impl Engine {
             });
         }
         timings.rank_ms = ms(lap);
-        Ok(out)
-    }
-
-    /// Σ IDF of the terms as FTS5's BM25 computes it, over `n` rows: about the BM25 of a
-    /// memory of average length holding every term once, the lexical side's absolute scale.
-    fn idf_sum(&self, terms: &[String], n: usize) -> Result<f64> {
-        let mut stmt = self
-            .store
-            .conn()
-            .prepare_cached("SELECT count(*) FROM episodes_fts WHERE episodes_fts MATCH ?1")?;
-        let n = n as f64;
-        let mut sum = 0.0;
-        for t in terms {
-            let Some(q) = lexical::fts_query(std::slice::from_ref(t)) else {
-                continue;
-            };
-            let hits: f64 = stmt.query_row([q], |r| r.get::<_, i64>(0))? as f64;
-            if hits > 0.0 {
-                sum += ((n - hits + 0.5) / (hits + 0.5)).ln().max(1e-6);
-            } else {
-                // A word found nowhere still counts as asked for: a question about something
-                // absent should not look fully answered by the words that are present.
-                sum += ((n + 0.5) / 0.5).ln();
-            }
-        }
-        Ok(sum)
+        Ok((out, focus))
     }
 
     fn load_hits(&self, scored: &[Scored], now: DateTime<Utc>) -> Result<Vec<RecallHit>> {
@@ -631,6 +760,7 @@ impl Engine {
                     score: s.score,
                     parts: s.parts,
                     age_days: s.age_days,
+                    conflict_with: Vec::new(),
                 })
             })
             .collect())
@@ -673,6 +803,18 @@ fn people_named_in(people: &[String], query: &str) -> Vec<String> {
         })
         .cloned()
         .collect()
+}
+
+/// The words the lexical side searches for: the query's content words without the named
+/// people. A query that is about nothing but people ("What do you know about Jonas?", "Vad
+/// vet du om Oskar?") searches for their names instead: the memories that mention them are
+/// what it asks for.
+fn query_terms(query: &str, people: &[String]) -> Vec<String> {
+    let terms = lexical::content_words(query, people);
+    if terms.is_empty() && !people.is_empty() {
+        return lexical::content_words(query, &[]);
+    }
+    terms
 }
 
 /// The query with the named people's words removed.

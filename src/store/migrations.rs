@@ -256,4 +256,97 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         at          TEXT NOT NULL
     );
     "#,
+    // 7: restatements, edits and cross-context reads (issue 7). A user who says the same thing
+    // again reinforces one episode instead of adding a copy: each later source message is a
+    // mention (ON DELETE CASCADE, so forgetting that message drops only its link) and
+    // `mention_count` counts the sources, the episode's own message included (triggers keep it
+    // in step). `edited_at` marks an episode the user rewrote. `cross_context_reads` logs every
+    // recall that read another context under the read policy (counts only, never the query).
+    r#"
+    CREATE TABLE episode_mentions (
+        episode_id  INTEGER NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
+        message_id  INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        span_start  INTEGER NOT NULL,       -- byte range of the restatement in that message
+        span_end    INTEGER NOT NULL,
+        PRIMARY KEY (episode_id, message_id)
+    );
+    CREATE INDEX episode_mentions_message ON episode_mentions(message_id);
+
+    ALTER TABLE episodes ADD COLUMN mention_count INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE episodes ADD COLUMN edited_at TEXT;  -- RFC 3339 UTC, when the user rewrote it
+
+    CREATE TRIGGER episode_mentions_insert AFTER INSERT ON episode_mentions BEGIN
+        UPDATE episodes SET mention_count = mention_count + 1 WHERE id = new.episode_id;
+    END;
+    CREATE TRIGGER episode_mentions_delete AFTER DELETE ON episode_mentions BEGIN
+        UPDATE episodes SET mention_count = max(1, mention_count - 1) WHERE id = old.episode_id;
+    END;
+
+    CREATE TABLE cross_context_reads (
+        id            INTEGER PRIMARY KEY,
+        at            TEXT NOT NULL,        -- RFC 3339 UTC
+        reader        TEXT NOT NULL,        -- the context that recalled
+        read_context  TEXT NOT NULL,        -- the context it read
+        results       INTEGER NOT NULL      -- how many of that context's episodes it returned
+    );
+    "#,
+    // 8: the full-text index also holds each episode's whole source message (recall, issue 4).
+    // An episode is a span of its message; the words around the span (who, where, why) are
+    // often what a question names, and a turn's evidence is the whole turn. Columns: `text`
+    // the episode's words, `message` its whole message, `context` the turn before; each is
+    // weighted at query time. Same tokenizer, secure-delete and triggers as migration 3; a
+    // message's edit or deletion reaches both the `message` column of its own episodes and
+    // the `context` column of the next turn's.
+    r#"
+    DROP TRIGGER IF EXISTS episodes_fts_insert;
+    DROP TRIGGER IF EXISTS episodes_fts_delete;
+    DROP TRIGGER IF EXISTS episodes_fts_update;
+    DROP TRIGGER IF EXISTS messages_fts_context_update;
+    DROP TRIGGER IF EXISTS messages_fts_context_delete;
+    DROP TABLE IF EXISTS episodes_fts;
+
+    CREATE VIRTUAL TABLE episodes_fts USING fts5(
+        text, message, context,
+        tokenize = 'porter unicode61 remove_diacritics 0'
+    );
+    INSERT INTO episodes_fts(episodes_fts, rank) VALUES ('secure-delete', 1);
+
+    INSERT INTO episodes_fts(rowid, text, message, context)
+    SELECT e.id, e.text, m.text,
+           coalesce((SELECT p.text FROM messages p
+                     WHERE p.session_id = m.session_id AND p.seq = m.seq - 1), '')
+    FROM episodes e JOIN messages m ON m.id = e.message_id;
+
+    CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes BEGIN
+        INSERT INTO episodes_fts(rowid, text, message, context)
+        VALUES (new.id, new.text,
+                coalesce((SELECT m.text FROM messages m WHERE m.id = new.message_id), ''),
+                coalesce((SELECT p.text FROM messages m JOIN messages p
+                            ON p.session_id = m.session_id AND p.seq = m.seq - 1
+                          WHERE m.id = new.message_id), ''));
+    END;
+    CREATE TRIGGER episodes_fts_delete AFTER DELETE ON episodes BEGIN
+        DELETE FROM episodes_fts WHERE rowid = old.id;
+    END;
+    CREATE TRIGGER episodes_fts_update AFTER UPDATE OF text, message_id ON episodes BEGIN
+        UPDATE episodes_fts SET text = new.text,
+            message = coalesce((SELECT m.text FROM messages m WHERE m.id = new.message_id), ''),
+            context = coalesce((SELECT p.text FROM messages m JOIN messages p
+                                  ON p.session_id = m.session_id AND p.seq = m.seq - 1
+                                WHERE m.id = new.message_id), '')
+        WHERE rowid = new.id;
+    END;
+    CREATE TRIGGER messages_fts_context_update AFTER UPDATE OF text ON messages BEGIN
+        UPDATE episodes_fts SET message = new.text
+        WHERE rowid IN (SELECT e.id FROM episodes e WHERE e.message_id = new.id);
+        UPDATE episodes_fts SET context = new.text
+        WHERE rowid IN (SELECT e.id FROM episodes e JOIN messages n ON n.id = e.message_id
+                        WHERE n.session_id = new.session_id AND n.seq = new.seq + 1);
+    END;
+    CREATE TRIGGER messages_fts_context_delete AFTER DELETE ON messages BEGIN
+        UPDATE episodes_fts SET context = ''
+        WHERE rowid IN (SELECT e.id FROM episodes e JOIN messages n ON n.id = e.message_id
+                        WHERE n.session_id = old.session_id AND n.seq = old.seq + 1);
+    END;
+    "#,
 ];

@@ -1,0 +1,116 @@
+//! Conflicts among recalled memories (issue 4, "Conflicts"): when two recalled memories
+//! disagree, both are returned, each marked with the other's id and carrying its date, the
+//! newer ranked first. The choice between them is never made silently (DESIGN principle 5).
+//!
+//! Two memories disagree when
+//! - consolidation recorded that a fact resting on one was superseded by a fact of the same
+//!   attribute resting on the other (two values of one attribute, or a change of heart:
+//!   `preference:koriander`), or
+//! - one is a `correction` or `retraction` (seed 004's act kinds) by the same speaker, said
+//!   later than the other, about the same thing: they share a content word.
+
+use std::collections::HashSet;
+
+use rusqlite::Connection;
+
+use super::{RecallHit, lexical};
+use crate::error::Result;
+use crate::model::{ActKind, EpisodeId};
+
+/// Pairs `(older, newer)` of episodes whose facts superseded one another, where at least one
+/// side is in `ids`. Errors: database errors.
+pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i64, i64)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT so.episode_id, sn.episode_id
+         FROM facts o JOIN facts n
+              ON n.attribute = o.attribute AND n.id <> o.id AND n.norm <> o.norm
+         JOIN fact_sources so ON so.fact_id = o.id
+         JOIN fact_sources sn ON sn.fact_id = n.id
+         WHERE o.status = 'superseded' AND n.status <> 'rejected'
+           AND (o.superseded_by = n.id
+                OR (o.superseded_by IS NULL AND o.valid_to IS NOT NULL
+                    AND n.valid_from = o.valid_to))
+           AND so.episode_id <> sn.episode_id",
+    )?;
+    let wanted: HashSet<i64> = ids.iter().map(|i| i.0).collect();
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (old, new) = row?;
+        if wanted.contains(&old) || wanted.contains(&new) {
+            out.push((old, new));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `later` corrects or retracts `earlier`: said after it, by the same speaker, as a
+/// correction or retraction, sharing a content word (compared on their first five letters,
+/// a cheap stem: "koriander"/"korianderen", "allergy"/"allergic").
+fn corrects(later: &RecallHit, earlier: &RecallHit) -> bool {
+    let (l, e) = (&later.episode, &earlier.episode);
+    if !matches!(l.kind, ActKind::Correction | ActKind::Retraction)
+        || l.actor != e.actor
+        || l.occurred_at <= e.occurred_at
+        || l.id == e.id
+    {
+        return false;
+    }
+    let stem = |w: &String| w.chars().take(5).collect::<String>();
+    let words: HashSet<String> = lexical::content_words(&e.text, &[])
+        .iter()
+        .filter(|w| w.chars().count() >= 3)
+        .map(stem)
+        .collect();
+    lexical::content_words(&l.text, &[])
+        .iter()
+        .filter(|w| w.chars().count() >= 3)
+        .any(|w| words.contains(&stem(w)))
+}
+
+/// Marks every disagreeing pair among `hits` (each hit's `conflict_with` gets the other's id)
+/// and moves the newer of each pair right before the older when it ranked below it.
+/// `pairs` are `(older, newer)` episode ids known to disagree (from [`fact_pairs`]).
+pub(crate) fn mark(hits: &mut Vec<RecallHit>, pairs: &[(i64, i64)]) {
+    let mut found: Vec<(EpisodeId, EpisodeId)> = Vec::new();
+    for (old, new) in pairs {
+        let has = |id: i64| hits.iter().any(|h| h.episode.id.0 == id);
+        if has(*old) && has(*new) {
+            found.push((EpisodeId(*old), EpisodeId(*new)));
+        }
+    }
+    for later in hits.iter() {
+        for earlier in hits.iter() {
+            if corrects(later, earlier) {
+                found.push((earlier.episode.id, later.episode.id));
+            }
+        }
+    }
+    for (old, new) in &found {
+        for h in hits.iter_mut() {
+            let other = if h.episode.id == *old {
+                *new
+            } else if h.episode.id == *new {
+                *old
+            } else {
+                continue;
+            };
+            if !h.conflict_with.contains(&other) {
+                h.conflict_with.push(other);
+            }
+        }
+    }
+    // Newer first: the latest word on a matter leads, the older follows it.
+    for (old, new) in &found {
+        let pos = |id: EpisodeId, hits: &[RecallHit]| hits.iter().position(|h| h.episode.id == id);
+        if let (Some(o), Some(n)) = (pos(*old, hits), pos(*new, hits))
+            && n > o
+        {
+            let newer = hits.remove(n);
+            hits.insert(o, newer);
+        }
+    }
+}
