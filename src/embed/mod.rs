@@ -8,7 +8,7 @@
 //! <models_dir>/onnxruntime/libonnxruntime.so.1.31.0
 //! <models_dir>/models/all-minilm-l6-v2/{model.onnx, tokenizer.json, config.json,
 //!                                       special_tokens_map.json, tokenizer_config.json}
-//! <models_dir>/models/multilingual-e5-small/{the same five files}      (--with-e5)
+//! <models_dir>/models/multilingual-e5-small/{the same five files}
 //! ```
 //!
 //! [`HashEmbedder`] is a small deterministic stand-in for unit tests; integration tests and
@@ -19,6 +19,7 @@
 
 mod hash;
 mod onnx;
+mod reembed;
 
 use std::fmt;
 use std::path::Path;
@@ -59,9 +60,10 @@ pub enum ModelChoice {
     /// all-MiniLM-L6-v2, int8: 384 dimensions, English, fast (about 700 embeddings/s on 2 cores).
     #[serde(rename = "all-minilm-l6-v2")]
     MiniLm,
-    /// multilingual-e5-small: 384 dimensions, good across Swedish, Danish and English; needs
-    /// `scripts/setup-models.sh --with-e5`. Its cosines sit in a narrow high band, so score
-    /// thresholds must be calibrated for it.
+    /// multilingual-e5-small: 384 dimensions, good across Swedish, Danish and English (the
+    /// default; docs/benchmarks.md, "Default embedding model"). `scripts/setup-models.sh`
+    /// builds it. Its cosines sit in a narrow high band, so score thresholds are calibrated for
+    /// it separately.
     #[serde(rename = "multilingual-e5-small")]
     E5Small,
 }

@@ -47,7 +47,7 @@ fn spec(choice: ModelChoice) -> Spec {
             max_tokens: 512,
             query_prefix: "query: ",
             passage_prefix: "passage: ",
-            setup: "scripts/setup-models.sh --with-e5",
+            setup: "scripts/setup-models.sh",
         },
     }
 }

@@ -1,0 +1,47 @@
+//! `minne context --session-start --budget TOKENS [--json]`: what the assistant should know as
+//! a session begins (profile, procedures, open items, recent sessions) within a token budget.
+//! Not to be confused with `minne contexts`, which lists the contexts.
+
+use super::Env;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the session-start block (the only view for now; required so later views can be
+    /// added beside it).
+    #[arg(long, required = true)]
+    session_start: bool,
+    /// The most estimated tokens (characters / 4, rounded up) the block may take.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+    budget: u32,
+    /// Print as JSON: budget_tokens, used_tokens, parts (kind, label, items, omitted),
+    /// omitted, text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
+    debug_assert!(args.session_start);
+    let engine = env.open()?;
+    let block = engine.session_start(args.budget as usize)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&block)?);
+        return Ok(());
+    }
+    if block.text.is_empty() {
+        println!(
+            "A budget of {} tokens holds not even one item ({} left out): raise --budget.",
+            args.budget, block.omitted
+        );
+        return Ok(());
+    }
+    print!("{}", block.text);
+    if block.omitted > 0 {
+        eprintln!(
+            "({} left out to stay within {} tokens; used {})",
+            crate::output::plural(block.omitted, "more item", "more items"),
+            block.budget_tokens,
+            block.used_tokens
+        );
+    }
+    Ok(())
+}

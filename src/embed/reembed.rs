@@ -1,0 +1,125 @@
+//! Keeping stored vectors in the current model's space.
+//!
+//! Every stored vector records the model that made it; vectors of two models are never
+//! compared. When the model changes (a new default, or `MINNE_MODEL`), a store embedded with
+//! the old one has no vector the new query can be compared with, so recall would silently lose
+//! its dense side. [`Engine::ensure_embedded`] therefore embeds, in batches, every episode
+//! without a vector from the current model and then drops other models' vectors. Recall calls
+//! it first, so every front end (CLI, desktop, MCP) re-embeds an old store on its first
+//! recall after a model change; the CLI also calls it itself to show progress.
+//!
+//! The check is one count per store and model per process: after it found nothing to do, new
+//! episodes get their vectors from capture (`Engine::run_capture`), so later recalls skip it.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
+
+use rusqlite::{Transaction, TransactionBehavior, params};
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::import::ImportProgress;
+use crate::store::vector_to_blob;
+
+/// Episodes embedded per transaction (and per model call).
+const BATCH: usize = 64;
+
+/// (database file, model id) pairs already checked in this process and found complete.
+static COMPLETE: Mutex<Option<HashSet<(PathBuf, String)>>> = Mutex::new(None);
+
+const PENDING: &str = "FROM episodes e WHERE NOT EXISTS
+     (SELECT 1 FROM embeddings x WHERE x.episode_id = e.id AND x.model_id = ?1)";
+
+impl Engine {
+    /// Embeds every episode that has no vector from the current model (all of them after a
+    /// model change), `BATCH` (64) per transaction, calling `progress` with
+    /// [`ImportProgress::Embedded`] after each batch; then deletes vectors of other models so
+    /// they are never mixed. Returns the vectors added. A crash between batches loses nothing:
+    /// the next call resumes with what is still missing.
+    ///
+    /// Cheap when nothing is missing: after the first complete check of a store and model in
+    /// this process it returns `Ok(0)` at once (capture embeds what it adds).
+    ///
+    /// # Errors
+    /// [`Error::Embedding`] when the model cannot be loaded or run (what was embedded before
+    /// stays); database errors.
+    pub fn ensure_embedded(&self, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
+        let model = self.embedder.model_id().to_string();
+        let key = (self.store.path().to_path_buf(), model.clone());
+        let known_complete = COMPLETE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|set| set.contains(&key));
+        if known_complete {
+            return Ok(0);
+        }
+        let added = self.embed_missing(&model, progress)?;
+        COMPLETE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert_with(HashSet::new)
+            .insert(key);
+        Ok(added)
+    }
+
+    /// The work of [`Engine::ensure_embedded`], without the once-per-process shortcut.
+    pub(crate) fn embed_missing(
+        &self,
+        model: &str,
+        progress: &mut dyn FnMut(ImportProgress),
+    ) -> Result<usize> {
+        let conn = self.store.conn();
+        let total = conn.query_row(&format!("SELECT count(*) {PENDING}"), [model], |r| {
+            r.get::<_, i64>(0)
+        })? as usize;
+        if total > 0 {
+            tracing::info!(
+                model,
+                total,
+                "embedding episodes that have no vector from this model"
+            );
+        }
+        let mut done = 0;
+        while done < total {
+            let batch: Vec<(i64, String)> = {
+                let mut stmt = conn.prepare_cached(&format!(
+                    "SELECT e.id, e.text {PENDING} ORDER BY e.id LIMIT ?2"
+                ))?;
+                let rows =
+                    stmt.query_map(params![model, BATCH as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            if batch.is_empty() {
+                break;
+            }
+            let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+            let vectors = self.embedder.embed_passages(&texts)?;
+            if vectors.len() != batch.len() {
+                return Err(Error::Embedding(format!(
+                    "the model returned {} vectors for {} texts",
+                    vectors.len(),
+                    batch.len()
+                )));
+            }
+            // `&self`: the engine's one connection, with no other transaction open on it here.
+            let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+            for ((id, _), v) in batch.iter().zip(&vectors) {
+                tx.execute(
+                    "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector) VALUES (?1, ?2, ?3, ?4)",
+                    params![id, model, v.len() as i64, vector_to_blob(v)],
+                )?;
+            }
+            tx.commit()?;
+            done += batch.len();
+            progress(ImportProgress::Embedded {
+                done: done.min(total),
+                total,
+            });
+            tracing::debug!(model, done, total, "re-embedding");
+        }
+        conn.execute("DELETE FROM embeddings WHERE model_id != ?1", [model])?;
+        Ok(done)
+    }
+}
