@@ -166,6 +166,26 @@ fn scenario_runner_observes_every_case_in_the_readme_shapes() {
                     "{id}: stored_items is a count"
                 );
             }
+            "list_time_range" => {
+                // One item per message of the window, each citing that message.
+                for item in items_of(id, obs) {
+                    item_shape(id, item, &messages, bulk);
+                    assert_eq!(
+                        item["source_message_ids"].as_array().map(Vec::len),
+                        Some(1),
+                        "{id}: a time-range item is one message"
+                    );
+                }
+            }
+            "export" => {
+                assert!(
+                    obs["inspect_count"].is_u64(),
+                    "{id}: inspect_count is a count"
+                );
+                for item in items_of(id, obs) {
+                    item_shape(id, item, &messages, bulk);
+                }
+            }
             other => panic!("{id}: the runner observed a `{other}` check it has no shape for"),
         }
     }

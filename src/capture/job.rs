@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::capture::rules::Extracted;
 use crate::capture::tone::{Tone, ToneBaseline};
-use crate::capture::{llm, rules, stability_for, weigh};
+use crate::capture::{llm, restate, rules, stability_for, weigh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::ImportProgress;
@@ -75,6 +75,10 @@ pub struct CaptureJob {
     pub suspected_hallucinations: i64,
     /// Why it failed, if it did.
     pub error: Option<String>,
+    /// Commands in the user's words acted on at once, with what each stored or removed (seed
+    /// 003); filled by the run that captured them, empty when the job is read back later.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<crate::consolidate::AppliedCommand>,
 }
 
 /// What a context holds and where its capture stands, for `minne status` and the app.
@@ -154,8 +158,10 @@ impl Engine {
         outcome?;
         self.purge_expired_routine()?;
         // Consolidate at once, so a correction applies as soon as it is captured (seed 003).
-        self.consolidate()?;
-        self.capture_job(job_id)
+        let commands = self.consolidate()?.commands;
+        Ok(self
+            .capture_job(job_id)?
+            .map(|j| CaptureJob { commands, ..j }))
     }
 
     /// Runs capture if messages are pending and the newest of them is at least `quiet` old
@@ -257,6 +263,7 @@ impl Engine {
                 .conn_mut()
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
             let mut baselines: HashMap<String, ToneBaseline> = HashMap::new();
+            let mut restated = restate::Index::load(&tx)?;
             for (m, episodes) in batch.iter().zip(extracted) {
                 // Another process may have captured this message since it was read.
                 let claimed = tx.execute(
@@ -284,6 +291,7 @@ impl Engine {
                 let intensity = baseline.intensity(&tone);
                 baseline.update(&tone);
                 let mut seen_texts = std::collections::HashSet::new();
+                let marked = restate::marked_as_repeat(&m.text);
                 for ep in episodes {
                     if !worth_storing(m, ep.kind) {
                         continue;
@@ -302,6 +310,24 @@ impl Engine {
                         );
                     }
                     let stability = stability_for(salience);
+                    let shown = rules::shown_text(&ep);
+                    // Said again: reinforce the stored episode and link this message to it.
+                    if ep.kind != ActKind::Routine
+                        && let Some(existing) =
+                            restated.find(&m.actor, m.session_id, marked, &shown, &ep.participants)
+                    {
+                        restated.add(existing, &m.actor, m.session_id, &shown, &ep.participants);
+                        restate::link(
+                            &tx,
+                            existing,
+                            m.id,
+                            (ep.span.start, ep.span.end),
+                            salience.get(),
+                            stability.days(),
+                            &ep.participants,
+                        )?;
+                        continue;
+                    }
                     let inserted = tx.execute(
                         "INSERT OR IGNORE INTO episodes
                            (message_id, actor, role, kind, text, span_start, span_end, occurred_at,
@@ -312,7 +338,7 @@ impl Engine {
                             m.actor,
                             m.role.as_str(),
                             ep.kind.as_str(),
-                            ep.text,
+                            shown,
                             ep.span.start as i64,
                             ep.span.end as i64,
                             fmt_utc(m.timestamp.to_utc()),
@@ -329,6 +355,9 @@ impl Engine {
                     }
                     added += 1;
                     let episode_id = tx.last_insert_rowid();
+                    if ep.kind != ActKind::Routine {
+                        restated.add(episode_id, &m.actor, m.session_id, &shown, &ep.participants);
+                    }
                     for name in &ep.participants {
                         tx.execute(
                             "INSERT OR IGNORE INTO episode_participants (episode_id, name) VALUES (?1, ?2)",
@@ -367,7 +396,7 @@ impl Engine {
     /// The oldest `limit` messages not yet captured.
     fn pending_messages(&self, limit: usize) -> Result<Vec<PendingMessage>> {
         let mut stmt = self.store.conn().prepare_cached(
-            "SELECT id, role, actor, text, sent_at, utc_offset_s FROM messages
+            "SELECT id, role, actor, text, sent_at, utc_offset_s, session_id FROM messages
              WHERE captured_at IS NULL ORDER BY sent_at, id LIMIT ?1",
         )?;
         let rows = stmt.query_map([limit as i64], |r| {
@@ -378,16 +407,18 @@ impl Engine {
                 r.get(3)?,
                 r.get::<_, String>(4)?,
                 r.get::<_, i64>(5)?,
+                r.get::<_, i64>(6)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, role, actor, text, sent_at, offset) = row?;
+            let (id, role, actor, text, sent_at, offset, session_id) = row?;
             let offset = FixedOffset::east_opt(offset as i32).ok_or_else(|| {
                 Error::InvalidInput(format!("stored UTC offset {offset} s is out of range"))
             })?;
             out.push(PendingMessage {
                 id,
+                session_id,
                 role: role.parse()?,
                 actor,
                 text,
@@ -448,6 +479,7 @@ fn worth_storing(m: &PendingMessage, kind: crate::model::ActKind) -> bool {
 #[derive(Debug)]
 struct PendingMessage {
     id: i64,
+    session_id: i64,
     role: Role,
     actor: String,
     text: String,
@@ -477,5 +509,6 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CaptureJob> {
         episodes_added: r.get(9)?,
         suspected_hallucinations: r.get(10)?,
         error: r.get(11)?,
+        commands: Vec::new(),
     })
 }

@@ -98,13 +98,17 @@ pub fn extract_window(chat: &dyn ChatModel, messages: &[MessageInput<'_>]) -> Re
         };
         let text = message.text[span.clone()].to_string();
         // The time words are resolved by the rules, against the message's own time.
-        let when = rules::extract(&MessageInput {
+        let by_rules = rules::extract(&MessageInput {
             role: message.role,
             text: &text,
             timestamp: message.timestamp,
-        })
-        .into_iter()
-        .find_map(|e| e.when);
+        });
+        let dates = by_rules
+            .iter()
+            .flat_map(|e| e.dates.iter())
+            .map(|(at, label)| (span.start + at, label.clone()))
+            .collect();
+        let when = by_rules.into_iter().find_map(|e| e.when);
         // Participants must be named in the message itself.
         let participants = ep
             .participants
@@ -119,6 +123,7 @@ pub fn extract_window(chat: &dyn ChatModel, messages: &[MessageInput<'_>]) -> Re
                 text,
                 when,
                 participants,
+                dates,
             },
         ));
     }

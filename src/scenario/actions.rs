@@ -3,7 +3,9 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::context::ContextName;
 use crate::error::{Error, Result};
+use crate::export::ExportFormat;
 use crate::forget::{ForgetReceipt, ForgetScope};
 use crate::scenario::cases::Action;
 use crate::scenario::runner::{CaseRun, session_key, unknown_context};
@@ -94,13 +96,9 @@ impl CaseRun<'_> {
                 }
                 Ok(())
             }
-            "edit_memory" | "set_context_policy" | "export" => {
-                self.block(format!(
-                    "action `{}` at {}: Minne has no engine call for it yet",
-                    action.kind, action.at
-                ));
-                Ok(())
-            }
+            "set_context_policy" => self.set_context_policy(action),
+            "edit_memory" => self.edit_memory(action),
+            "export" => self.export(action),
             other => {
                 self.block(format!(
                     "action `{other}` at {}: not an action of the conventions",
@@ -109,6 +107,113 @@ impl CaseRun<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// Sets which contexts a context may read ([`Engine::set_read_policy`]); an empty list
+    /// reads nothing.
+    fn set_context_policy(&mut self, action: &Action) -> Result<()> {
+        let context = action.str_arg(&self.case.id, "context")?.to_string();
+        let list = action.args.get("can_read").and_then(|v| v.as_array());
+        let Some(list) = list else {
+            return Err(Error::InvalidInput(format!(
+                "case {}: action `set_context_policy` needs args.can_read, a list of context names",
+                self.case.id
+            )));
+        };
+        let mut can_read = Vec::with_capacity(list.len());
+        for name in list {
+            let name = name.as_str().unwrap_or_default();
+            can_read.push(ContextName::new(name)?);
+        }
+        let Some(engine) = self.engine(&context)? else {
+            self.block(unknown_context(&context, "set_context_policy"));
+            return Ok(());
+        };
+        let policy = engine.set_read_policy(&can_read)?;
+        let names: Vec<&str> = policy.can_read.iter().map(ContextName::as_str).collect();
+        self.report.notes.push(format!(
+            "set_context_policy `{context}` may read [{}]",
+            names.join(", ")
+        ));
+        Ok(())
+    }
+
+    /// Edits, as the panel does, every episode whose text contains the match
+    /// ([`Engine::edit_episode`]). Minne has no tags, so an edit that adds tags is a step it
+    /// cannot carry out.
+    fn edit_memory(&mut self, action: &Action) -> Result<()> {
+        let needle = action.str_arg(&self.case.id, "match")?.to_lowercase();
+        let tags = action
+            .args
+            .get("add_tags")
+            .and_then(|t| t.as_array())
+            .is_some_and(|t| !t.is_empty());
+        if tags {
+            self.block(format!(
+                "edit_memory at {}: Minne has no tags, so it cannot add them",
+                action.at
+            ));
+            return Ok(());
+        }
+        let Some(new_text) = action.args.get("new_text").and_then(|t| t.as_str()) else {
+            self.report.notes.push(format!(
+                "edit_memory `{needle}`: no new text, nothing to change"
+            ));
+            return Ok(());
+        };
+        let mut edited = 0;
+        for name in self.context_names()? {
+            let Some(engine) = self.engine(&name)? else {
+                continue;
+            };
+            let count = engine.episode_count()? as usize;
+            let matching: Vec<_> = engine
+                .list_episodes(count, 0)?
+                .into_iter()
+                .filter(|e| e.text.to_lowercase().contains(&needle))
+                .map(|e| e.id)
+                .collect();
+            for id in matching {
+                engine.edit_episode(id, new_text)?;
+                edited += 1;
+            }
+        }
+        self.report
+            .notes
+            .push(format!("edit_memory `{needle}`: {edited} episodes edited"));
+        Ok(())
+    }
+
+    /// The user's export, one file per context ([`Engine::export`]), written under the data
+    /// dir and tracked there as the product tracks every export.
+    fn export(&mut self, action: &Action) -> Result<()> {
+        let format: ExportFormat = action
+            .args
+            .get("format")
+            .and_then(|f| f.as_str())
+            .unwrap_or("json")
+            .parse()?;
+        let label = action.at.to_rfc3339();
+        for name in self.context_names()? {
+            let path = self.export_path(&name, &label, format);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                    action: "cannot create",
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+            }
+            let Some(engine) = self.engine(&name)? else {
+                continue;
+            };
+            let report = engine.export(format, &path)?;
+            self.report.notes.push(format!(
+                "export `{name}`: {} episodes to {}",
+                report.episodes,
+                path.display()
+            ));
+        }
+        Ok(())
     }
 
     /// Forgets a conversation in every context that holds it. Minne reaches a session by id;

@@ -4,7 +4,11 @@
 use std::time::Instant;
 
 use crate::consolidate::{Confidence, FactStatus};
-use crate::error::Result;
+use crate::engine::Engine;
+use crate::episodes::EpisodeView;
+use crate::error::{Error, Result};
+use crate::export::ExportFormat;
+use crate::policy::recall_across;
 use crate::recall::RecallQuery;
 use crate::scenario::cases::Check;
 use crate::scenario::observe::{Item, Observation};
@@ -29,10 +33,8 @@ impl CaseRun<'_> {
                 "inspect" => self.inspect(check),
                 "raw_store_scan" => self.raw_store_scan(check),
                 "capture_ack" => Ok(self.capture_ack(check)),
-                "list_time_range" => Ok(Outcome::LeftOut(
-                    "Minne has no list-by-time call yet".into(),
-                )),
-                "export" => Ok(Outcome::LeftOut("Minne has no export call yet".into())),
+                "list_time_range" => self.list_time_range(check),
+                "export" => self.export_check(check),
                 other => Ok(Outcome::LeftOut(format!(
                     "`{other}` is not a check type of the conventions"
                 ))),
@@ -68,9 +70,23 @@ impl CaseRun<'_> {
             .clone()
             .unwrap_or_else(|| "personal".to_string());
         let text = check.query.clone().unwrap_or_default();
-        let Some(engine) = self.engine(&context)? else {
+        if self.engine(&context)?.is_none() {
+            return Ok(Outcome::LeftOut(unknown_context(&context, "the recall")));
+        }
+        // Every context is open, as in a running app; the read policy of the recalling
+        // context decides which of them recall may read (itself only, by default).
+        for name in self.context_names()? {
+            self.engine(&name)?;
+        }
+        let Some(home) = self.engines.get(&context) else {
             return Ok(Outcome::LeftOut(unknown_context(&context, "the recall")));
         };
+        let others: Vec<&Engine> = self
+            .engines
+            .iter()
+            .filter(|(name, _)| **name != context)
+            .map(|(_, e)| e)
+            .collect();
         let query = RecallQuery {
             k: check.k.unwrap_or(DEFAULT_CHECK_K),
             ..RecallQuery::new(text)
@@ -79,15 +95,32 @@ impl CaseRun<'_> {
         let mut first = None;
         for _ in 0..check.repeat.unwrap_or(1).max(1) {
             let started = Instant::now();
-            let hits = engine.recall(&query)?;
+            let hits = recall_across(home, &others, &query)?;
             latencies_ms.push(started.elapsed().as_secs_f64() * 1000.0);
             first.get_or_insert(hits);
         }
-        let items = first
-            .unwrap_or_default()
-            .iter()
-            .map(|h| Item::from_episode(&h.episode, &context))
-            .collect();
+        let hits = first.unwrap_or_default();
+        // Recall returns both sides of a conflict, each naming the other (issue 4); the older
+        // side of a pair is what the newer corrected or superseded, so it is reported as
+        // superseded, never as a second active truth.
+        let newer_of = |h: &crate::policy::ContextHit| {
+            hits.iter().any(|o| {
+                o.context == h.context
+                    && h.hit.conflict_with.contains(&o.hit.episode.id)
+                    && o.hit.episode.occurred_at > h.hit.episode.occurred_at
+            })
+        };
+        let mut items = Vec::new();
+        for h in &hits {
+            let Some(engine) = self.engines.get(h.context.as_str()) else {
+                continue;
+            };
+            let mut item = episode_item(engine, &h.hit.episode, h.context.as_str())?;
+            if newer_of(h) {
+                item.status = "superseded".to_string();
+            }
+            items.push(item);
+        }
         Ok(Outcome::Observed(Observation::Recall {
             items,
             latencies_ms,
@@ -104,9 +137,7 @@ impl CaseRun<'_> {
             s if s.starts_with("context:") => vec![s.trim_start_matches("context:").to_string()],
             "user_profile" => return self.profile(check),
             s if s.starts_with("entity:") => {
-                return Ok(Outcome::LeftOut(
-                    "Minne has no per-entity listing yet".into(),
-                ));
+                return self.entity(s.trim_start_matches("entity:"));
             }
             other => {
                 return Ok(Outcome::LeftOut(format!(
@@ -145,7 +176,7 @@ impl CaseRun<'_> {
                 continue;
             }
             for e in engine.list_episodes(want, skip)? {
-                items.push(Item::from_episode(&e, &name));
+                items.push(episode_item(engine, &e, &name)?);
             }
             skip = 0;
         }
@@ -155,6 +186,82 @@ impl CaseRun<'_> {
             items,
             total_count: total,
             next_cursor,
+        }))
+    }
+
+    /// The panel's listing of the memories that mention a person or another named entity
+    /// ([`Engine::list_entity`]), in every context.
+    fn entity(&mut self, name: &str) -> Result<Outcome> {
+        let mut items = Vec::new();
+        for context in self.context_names()? {
+            let Some(engine) = self.engine(&context)? else {
+                continue;
+            };
+            for e in engine.list_entity(name)? {
+                items.push(episode_item(engine, &e, &context)?);
+            }
+        }
+        let total_count = items.len() as u64;
+        Ok(Outcome::Observed(Observation::Inspect {
+            items,
+            total_count,
+            next_cursor: None,
+        }))
+    }
+
+    /// The product's list-by-time call ([`Engine::list_time_range`]) for `[from, to)` in
+    /// every context: one item per message written in the window.
+    fn list_time_range(&mut self, check: &Check) -> Result<Outcome> {
+        let (Some(from), Some(to)) = (check.from, check.to) else {
+            return Ok(Outcome::LeftOut(
+                "the check gives no `from` and `to`".into(),
+            ));
+        };
+        let mut items = Vec::new();
+        for context in self.context_names()? {
+            let Some(engine) = self.engine(&context)? else {
+                continue;
+            };
+            for m in engine.list_time_range(from.to_utc(), to.to_utc())? {
+                items.push(Item::from_message(&m, &context));
+            }
+        }
+        Ok(Outcome::Observed(Observation::ListTimeRange { items }))
+    }
+
+    /// One export (JSON, the complete format) per context, as the user's export action
+    /// writes it, read back from the file: one item per exported episode, with the count the
+    /// panel shows at the same moment.
+    fn export_check(&mut self, check: &Check) -> Result<Outcome> {
+        let mut items = Vec::new();
+        let mut inspect_count = 0;
+        for context in self.context_names()? {
+            let path = self.export_path(&context, &check.id, ExportFormat::Json);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                    action: "cannot create",
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+            }
+            let Some(engine) = self.engine(&context)? else {
+                continue;
+            };
+            inspect_count += engine.episode_count()?;
+            engine.export(ExportFormat::Json, &path)?;
+            let bytes = std::fs::read(&path).map_err(|source| Error::Io {
+                action: "cannot read the export",
+                path: path.clone(),
+                source,
+            })?;
+            let doc: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+                Error::InvalidInput(format!("the export {} is not JSON: {e}", path.display()))
+            })?;
+            items.extend(exported_items(&doc, &context));
+        }
+        Ok(Outcome::Observed(Observation::Export {
+            items,
+            inspect_count,
         }))
     }
 
@@ -225,4 +332,44 @@ impl CaseRun<'_> {
             next_cursor: None,
         }))
     }
+}
+
+/// The item for an episode of `engine`'s context, with every source message (its own and its
+/// restatements') and how many times it was said.
+pub(super) fn episode_item(engine: &Engine, e: &EpisodeView, context: &str) -> Result<Item> {
+    let mut item = Item::from_episode(e, context);
+    item.source_message_ids = engine
+        .episode_sources(e.id)?
+        .into_iter()
+        .filter_map(|m| m.external_id)
+        .collect();
+    item.mention_count = Some(engine.mention_count(e.id)?);
+    Ok(item)
+}
+
+/// The episodes of an export document (Minne's JSON export) as items: each with its words,
+/// the id of the message it came from, its time, salience and context.
+fn exported_items(doc: &serde_json::Value, context: &str) -> Vec<Item> {
+    let mut items = Vec::new();
+    let sessions = doc["sessions"].as_array().map_or(&[][..], Vec::as_slice);
+    for session in sessions {
+        let messages = session["messages"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        for m in messages {
+            let episodes = m["episodes"].as_array().map_or(&[][..], Vec::as_slice);
+            for e in episodes {
+                items.push(Item {
+                    text: e["text"].as_str().unwrap_or_default().to_string(),
+                    status: "active".to_string(),
+                    source_message_ids: m["id"].as_str().map(str::to_string).into_iter().collect(),
+                    context: context.to_string(),
+                    occurred_at: m["timestamp"].as_str().map(str::to_string),
+                    salience: e["salience"].as_f64(),
+                    mention_count: None,
+                });
+            }
+        }
+    }
+    items
 }

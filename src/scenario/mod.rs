@@ -12,21 +12,26 @@
 //!   `ingest_mode: backfill` every message is imported at once at `ingested_at`, with its
 //!   own timestamp.
 //! - Actions go through the calls the app and the CLI make: `delete_memory` lists the
-//!   episodes and forgets each one whose text contains the match; `delete_conversation`,
-//!   `forget_time_range` (in every context) and `forget_context` call
-//!   [`Engine::forget`](crate::Engine::forget); `run_consolidation` consolidates every
-//!   context; `restart` closes every engine;
-//!   `bulk_generate` imports the JSONL file beside the cases file. An action Minne has no
-//!   engine call for (`edit_memory`, `set_context_policy`, `export`) is
-//!   noted, and every later check of the case is left out (MISSING for the evaluator),
-//!   never imitated.
-//! - Checks: `recall` (k = 10 unless the check says, the product's own threshold, wall time
-//!   per run), `inspect` of `all` or `context:<name>` (the panel's listing, paged by
-//!   offset), `raw_store_scan` (the printable text of the raw bytes of every file in the
-//!   data dir, WAL included, split by the table that owns each page: [`scan`]),
-//!   `capture_ack` (the capture report of that message), `inspect` of `user_profile` (the
-//!   profile's facts and procedures, superseded facts too when asked). `entity:` listings,
-//!   `list_time_range` and `export` are left out until the runner or Minne has them.
+//!   episodes and forgets each one whose text contains the match; `edit_memory` edits each
+//!   ([`Engine::edit_episode`](crate::Engine::edit_episode); tags, which Minne lacks, block
+//!   the case); `delete_conversation`, `forget_time_range` (in every context) and
+//!   `forget_context` call [`Engine::forget`](crate::Engine::forget); `set_context_policy`
+//!   sets the read policy ([`crate::policy`]); `run_consolidation` consolidates every
+//!   context; `restart` closes every engine; `bulk_generate` imports the JSONL file beside the
+//!   cases file; `export` writes each context's export under `<data dir>/exports/`. An action
+//!   Minne has no engine call for is noted, and every later check of the case is left out
+//!   (MISSING for the evaluator), never imitated.
+//! - Checks: `recall` (k = 10 unless the check says, the product's own threshold, across the
+//!   contexts the read policy allows ([`crate::policy::recall_across`]), wall time per run),
+//!   `inspect` of `all` or `context:<name>` (the panel's listing, paged by offset), of
+//!   `entity:<name>` ([`Engine::list_entity`](crate::Engine::list_entity)) and of
+//!   `user_profile` (the profile's facts and procedures, superseded facts too when asked);
+//!   each episode item carries every source message (restatements too) and `mention_count`;
+//!   `raw_store_scan` (the printable text of the raw bytes of every file in the data dir, WAL
+//!   included, split by the table that owns each page: [`scan`]), `capture_ack` (the capture
+//!   report of that message), `list_time_range`
+//!   ([`Engine::list_time_range`](crate::Engine::list_time_range), one item per message) and
+//!   `export` (a JSON export per context, read back, with the panel's count).
 //!
 //! ```no_run
 //! # fn main() -> minne::Result<()> {

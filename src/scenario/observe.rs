@@ -28,7 +28,8 @@ pub struct Item {
     /// Salience in `[0, 1]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salience: Option<f64>,
-    /// How many episodes say it (a fact's support).
+    /// How many times it was said: an episode's sources (its own message and each
+    /// restatement), a fact's supporting episodes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mention_count: Option<u64>,
 }
@@ -47,6 +48,20 @@ impl Item {
             context: context.to_string(),
             occurred_at: Some(occurred_at),
             salience: Some(e.salience.get()),
+            mention_count: None,
+        }
+    }
+
+    /// The item for a message of a time window stored in `context`: its words, its id, when
+    /// it was written.
+    pub fn from_message(m: &crate::listing::TimeRangeItem, context: &str) -> Item {
+        Item {
+            text: m.text.clone(),
+            status: "active".to_string(),
+            source_message_ids: m.external_id.iter().cloned().collect(),
+            context: context.to_string(),
+            occurred_at: Some(m.sent_at.to_rfc3339_opts(SecondsFormat::Secs, true)),
+            salience: None,
             mention_count: None,
         }
     }
@@ -117,6 +132,18 @@ pub enum Observation {
     CaptureAck {
         /// Episodes the capture of that message stored.
         stored_items: u64,
+    },
+    /// export: the memories the exported document holds, and how many the panel lists.
+    Export {
+        /// One item per exported episode.
+        items: Vec<Item>,
+        /// What inspect(scope=all) counts at the same moment.
+        inspect_count: u64,
+    },
+    /// list_time_range: what the product holds from the window, one item per message.
+    ListTimeRange {
+        /// The messages written in `[from, to)`, oldest first.
+        items: Vec<Item>,
     },
 }
 

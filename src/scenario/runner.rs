@@ -10,10 +10,11 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::clock::{Clock, FixedClock};
-use crate::context::{ContextName, list_contexts};
+use crate::context::{ContextName, list_contexts_with};
 use crate::embed::Embedder;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::export::ExportFormat;
 use crate::import::{NewMessage, NewSession};
 use crate::scenario::cases::{Action, Case, CaseFile, CaseMessage, Check};
 use crate::scenario::observe::Observation;
@@ -331,7 +332,15 @@ impl CaseRun<'_> {
                 return Ok(None);
             };
             let clock: Arc<dyn Clock> = self.clock.clone();
-            match Engine::open(&self.data_dir, &context, self.embedder.clone(), clock) {
+            // Unencrypted (diagnostics): raw store scans read the files' bytes (issue 6).
+            let keys = crate::keys::KeyConfig::unencrypted();
+            match Engine::open_with(
+                &self.data_dir,
+                &context,
+                &keys,
+                self.embedder.clone(),
+                clock,
+            ) {
                 Ok(engine) => {
                     self.engines.insert(name.to_string(), engine);
                 }
@@ -342,9 +351,22 @@ impl CaseRun<'_> {
         Ok(self.engines.get_mut(name))
     }
 
+    /// Where an export for `label` (an action's instant or a check id) of `context` goes:
+    /// `<data dir>/exports/`, so a raw store scan reads it like every other file Minne wrote.
+    pub(super) fn export_path(&self, context: &str, label: &str, format: ExportFormat) -> PathBuf {
+        let ext = match format {
+            ExportFormat::Json => "json",
+            ExportFormat::Markdown => "md",
+        };
+        self.data_dir
+            .join("exports")
+            .join(format!("{context}-{}.{ext}", folder_name(label)))
+    }
+
     /// Every context in the data dir, by name.
     pub(super) fn context_names(&self) -> Result<Vec<String>> {
-        Ok(list_contexts(&self.data_dir)?
+        let keys = crate::keys::KeyConfig::unencrypted();
+        Ok(list_contexts_with(&self.data_dir, &keys)?
             .into_iter()
             .map(|c| c.name.as_str().to_string())
             .collect())

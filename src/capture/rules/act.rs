@@ -47,6 +47,11 @@ pub(crate) fn classify(
         .rev()
         .find(|w| w.kind == Kind::Punct && !w.is_any(&["\"", ")", "'"]))
         .is_some_and(|w| w.is("?"));
+    // Weather and day chat says nothing to keep, whatever its time word suggests ("Sikke et
+    // vejr i dag" reads as a plan for today).
+    if !digits && small_talk(&words, cx) {
+        return (Class::Social, None);
+    }
     let kind = kind_of(t, range, &all, &words, cx);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
 
@@ -89,7 +94,13 @@ pub(crate) fn classify(
         {
             // The assistant stating a plain fact nobody in the conversation owns: a lookup answer.
             Class::Lookup
-        } else if words.len() <= 3 && kind.is_none() && !digits && !cx.has_time && cx.proper == 0 {
+        } else if words.len() <= 3
+            && kind.is_none()
+            && !digits
+            && !cx.has_time
+            && cx.proper == 0
+            && !says_something_about_self(&words)
+        {
             Class::Minor
         } else {
             Class::Content
@@ -109,7 +120,39 @@ fn social(words: &[&str], cx: &Context) -> bool {
         || cues::SOCIAL_PHRASES
             .iter()
             .any(|p| find(words, p).is_some_and(|k| k <= 1));
-    only_social || (anchored && cx.proper == 0 && words.len() <= 8)
+    // A thanks or greeting may name whom it is for ("Thanks, Mell!", "Hej Erik!"): one name
+    // in a sentence of at most three words is that vocative, not a person the memory is about.
+    let vocative = cx.proper == 1 && words.len() <= 3;
+    only_social || (anchored && (cx.proper == 0 || vocative) && words.len() <= 8)
+}
+
+/// A short first-person sentence that says something about the speaker ("I love sushi.",
+/// "I'm vegan.", "Jeg hader koriander."), as opposed to an acknowledgement ("I see.", "I
+/// agree.", "Jag förstår."): it is content however short.
+fn says_something_about_self(words: &[&str]) -> bool {
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    cues::FIRST_PERSON_SUBJECT.contains(first)
+        && rest
+            .iter()
+            .any(|w| !cues::SOCIAL.contains(w) && !cues::ACKNOWLEDGING.contains(w))
+}
+
+/// Chat about the weather or the day, time word or not ("nice weather today", "vilket
+/// väder i dag!", "sikke et vejr"): a short sentence made only of a small-talk topic, its
+/// fillers and social words, naming nobody. A time word does not make it a memory (issue 7,
+/// MEM-26: "today" turned "nice weather today" into an observation).
+fn small_talk(words: &[&str], cx: &Context) -> bool {
+    cx.proper == 0
+        && cx.people == 0
+        && words.len() <= 8
+        && words.iter().any(|w| cues::SMALL_TALK_TOPICS.contains(w))
+        && words.iter().all(|w| {
+            cues::SMALL_TALK_TOPICS.contains(w)
+                || cues::SMALL_TALK_FILLER.contains(w)
+                || cues::SOCIAL.contains(w)
+        })
 }
 
 fn kind_of(

@@ -191,11 +191,49 @@ pub(crate) const SOCIAL_ANCHORS: &[&str] = &[
     "hejsan", "tak", "godmorgen", "welcome", "varsågod",
 ];
 
+/// Small-talk topics: the weather and how the day feels ("nice weather today", "vilket väder
+/// i dag", "sikke et vejr i dag"). A sentence of these, [`SMALL_TALK_FILLER`] and
+/// [`SOCIAL`] words only is small talk even with a time word in it.
+#[rustfmt::skip]
+pub(crate) const SMALL_TALK_TOPICS: &[&str] = &[
+    "weather", "sunny", "sunshine", "sun", "rain", "rainy", "raining", "cold", "hot", "warm",
+    "chilly", "windy", "snow", "snowing", "cloudy", "grey", "gray", "foggy", "humid",
+    "väder", "vädret", "sol", "soligt", "solsken", "regn", "regnar", "regnigt", "kallt",
+    "varmt", "blåsigt", "snö", "snöar", "molnigt", "grått", "dimmigt",
+    "vejr", "vejret", "solskin", "regner", "regnvejr", "koldt", "blæsende", "sne", "sner",
+    "overskyet", "gråvejr", "tåget",
+];
+
+/// Words that may surround a small-talk topic: day deixis, articles, intensifiers and
+/// evaluations ("such a lovely day out today", "så fint väder i dag").
+#[rustfmt::skip]
+pub(crate) const SMALL_TALK_FILLER: &[&str] = &[
+    "today", "today's", "tonight", "this", "out", "outside", "here", "such", "what", "a", "an",
+    "the", "is", "it's", "its", "was", "really", "quite", "pretty", "again", "finally", "at",
+    "last", "day", "morning", "weekend", "lovely", "beautiful", "nice", "terrible", "awful",
+    "gorgeous", "bad", "weird", "crazy", "amazing", "too", "it", "isn't",
+    "idag", "i", "dag", "ikväll", "kväll", "ute", "här", "verkligen", "igen", "äntligen",
+    "vilket", "vilken", "dagen", "morse", "helgen", "fint", "härligt", "underbart", "hemskt",
+    "konstigt", "ganska", "rätt", "så", "väldigt", "idag", "är", "var", "det",
+    "sikke", "et", "ude", "her", "virkelig", "endelig", "dagen", "weekenden", "flot", "dejligt",
+    "skønt", "frygteligt", "mærkeligt", "ret", "meget", "er", "det", "noget",
+];
+
 /// Small-talk phrases that count like [`SOCIAL_ANCHORS`].
 #[rustfmt::skip]
 pub(crate) const SOCIAL_PHRASES: &[&str] = &[
     "no problem", "no worries", "you're welcome", "inga problem", "ingen fara", "ingen orsak",
     "ingen årsag", "selv tak", "intet problem",
+];
+
+/// Verbs of a bare acknowledgement after a first-person subject ("I see", "I agree", "jag
+/// förstår", "jeg ved"): such a sentence says nothing about the speaker.
+#[rustfmt::skip]
+pub(crate) const ACKNOWLEDGING: &[&str] = &[
+    "see", "know", "agree", "understand", "guess", "think", "mean", "hope", "bet", "suppose",
+    "get", "do", "am", "was", "not", "too", "also", "see", "same", "förstår", "ser", "vet",
+    "håller", "med", "tror", "antar", "hoppas", "också", "forstår", "ved", "tror", "tænker",
+    "enig", "håber", "også", "ikke", "inte", "kan", "can",
 ];
 
 /// First-person subjects.

@@ -42,6 +42,37 @@ pub struct Extracted {
     /// Named people other than the user and the assistant, in base form ("Oskar", "Holm",
     /// "Aurelia Finch"), in order of appearance.
     pub participants: Vec<String>,
+    /// The resolved dates of its relative time expressions: (byte offset in the message right
+    /// after the expression, label such as `[2025-03-14]`), in order. [`shown_text`] puts
+    /// them into the words the product shows and stores.
+    pub dates: Vec<(usize, String)>,
+}
+
+/// The episode's words as Minne stores and shows them: the quote, with the resolved date put
+/// after each relative time expression ("I förrgår [2025-03-03] fick jag nycklarna"), so a
+/// memory read months later still says when (issue 7, `relative_date_unresolved`). Resolved
+/// against the message's own time and UTC offset, never the time of capture, so a backfill
+/// of old messages dates them as they were said.
+pub fn shown_text(x: &Extracted) -> String {
+    let mut out = String::with_capacity(x.text.len() + 16 * x.dates.len());
+    let mut at = x.span.start;
+    for (offset, label) in &x.dates {
+        let Some(piece) = x
+            .text
+            .get(at - x.span.start..offset.saturating_sub(x.span.start))
+        else {
+            continue;
+        };
+        if *offset < at || *offset > x.span.end {
+            continue;
+        }
+        out.push_str(piece);
+        out.push(' ');
+        out.push_str(label);
+        at = *offset;
+    }
+    out.push_str(x.text.get(at - x.span.start..).unwrap_or_default());
+    out
 }
 
 /// Encodes one message into episodes, in the order they appear. A message that is routine and
@@ -123,12 +154,17 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
         if participants.is_empty() {
             participants = by_pronoun(&t, &range, &found[..g.sentences.start]);
         }
+        let dates = when::date_notes(&t, text, &times, &range, &reference)
+            .into_iter()
+            .filter(|(at, _)| *at > span.start && *at <= span.end)
+            .collect();
         out.push(Extracted {
             kind: g.kind,
             text: text[span.clone()].to_string(),
             span,
             when: when::pick(&t, text, &times, &range, prefer_last, &reference),
             participants,
+            dates,
         });
     }
     out
@@ -143,6 +179,7 @@ fn routine(text: &str) -> Vec<Extracted> {
         text: text[start..end].to_string(),
         when: None,
         participants: Vec::new(),
+        dates: Vec::new(),
     }]
 }
 

@@ -125,6 +125,13 @@ fn seed_004_example_field_by_field() {
 #[case::third_party_promise(Role::User, "Tobias says he'll bring the tent.", &[ActKind::Observation])]
 #[case::da_third_party_promise(Role::User, "Hanne lovede at hun ville komme på søndag.", &[ActKind::Observation])]
 #[case::thanks(Role::User, "Thanks, that's perfect!", &[ActKind::Routine])]
+#[case::thanks_by_name(Role::User, "Thanks, Mell!", &[ActKind::Routine])]
+#[case::sv_greeting_by_name(Role::User, "Hej Erik!", &[ActKind::Routine])]
+#[case::short_preference(Role::User, "I love sushi.", &[ActKind::Observation])]
+#[case::short_trait(Role::User, "I'm vegan.", &[ActKind::Observation])]
+#[case::da_short_dislike(Role::User, "Jeg hader koriander.", &[ActKind::Observation])]
+#[case::acknowledgement(Role::User, "I see.", &[ActKind::Routine])]
+#[case::sv_acknowledgement(Role::User, "Jag förstår.", &[ActKind::Routine])]
 #[case::lookup(Role::User, "How many grams are in a pound?", &[ActKind::Routine])]
 #[case::routine_opener_dropped(Role::User, "Long week. Anyway, I'll finish the slides tomorrow.", &[ActKind::Commitment])]
 #[case::two_happenings(Role::User, "Met Ingrid for coffee this morning. Then I'll pick up the kids at three.", &[ActKind::Observation, ActKind::Commitment])]
@@ -253,4 +260,92 @@ proptest! {
             }
         }
     }
+}
+
+/// Issue 7 (`relative_date_unresolved`): the words Minne stores carry the resolved date of
+/// each relative expression, worked out by hand from the message's own date. 2025-03-05 is a
+/// Wednesday.
+#[rstest]
+#[case::sv_day_before_yesterday(
+    "I förrgår fick jag äntligen nycklarna till sommarstugan på Orust!",
+    "2025-03-05T19:30:00+01:00",
+    "I förrgår [2025-03-03] fick"
+)]
+#[case::sv_friday_next_week(
+    "Rörmokaren kommer dit fredag nästa vecka och kollar vattnet.",
+    "2025-03-05T19:35:00+01:00",
+    "[2025-03-14]"
+)]
+#[case::en_tomorrow(
+    "The dentist appointment is tomorrow at 9.",
+    "2025-03-05T10:00:00+01:00",
+    "[2025-03-06]"
+)]
+#[case::en_next_tuesday(
+    "I'm meeting Anna for the contract review next Tuesday.",
+    "2025-03-05T10:00:00+01:00",
+    "next Tuesday [2025-03-11]"
+)]
+#[case::da_day_after_tomorrow(
+    "Vi flytter ind i den nye lejlighed i overmorgen.",
+    "2025-03-05T10:00:00+01:00",
+    "[2025-03-07]"
+)]
+#[case::sv_next_week_is_a_span(
+    "Jag reser till Göteborg nästa vecka för jobbet.",
+    "2025-03-05T10:00:00+01:00",
+    "[2025-03-10 – 2025-03-16]"
+)]
+#[case::late_evening_keeps_the_writers_day(
+    "Vi ses i morgon på kontoret.",
+    "2025-03-05T23:30:00+01:00",
+    "[2025-03-06]"
+)]
+fn relative_dates_are_shown_resolved(#[case] text: &str, #[case] ts: &str, #[case] want: &str) {
+    let episodes = run(Role::User, text, ts);
+    let shown: Vec<String> = episodes.iter().map(shown_text).collect();
+    assert!(
+        shown.iter().any(|s| s.contains(want)),
+        "`{want}` in the stored words: {shown:?}"
+    );
+}
+
+#[test]
+fn absolute_dates_and_clock_times_get_no_label() {
+    let episodes = run(
+        Role::User,
+        "My passport expires on 2027-08-14, number ending 3391. Call me at 18:00.",
+        "2025-03-05T10:00:00+01:00",
+    );
+    for e in &episodes {
+        assert_eq!(
+            shown_text(e),
+            e.text,
+            "nothing to resolve: the words stay as said"
+        );
+    }
+}
+
+#[test]
+fn weather_small_talk_with_a_time_word_is_routine() {
+    for (text, ts) in [
+        ("nice weather today", "2025-05-06T08:05:00+02:00"),
+        ("Vilket härligt väder idag!", "2025-05-06T08:05:00+02:00"),
+        ("Sikke et vejr i dag", "2025-05-06T08:05:00+02:00"),
+        ("so cold this morning", "2025-05-06T08:05:00+02:00"),
+    ] {
+        let got = run(Role::User, text, ts);
+        assert_eq!(
+            kinds(&got),
+            [ActKind::Routine],
+            "small talk, not a memory: {text}: {got:#?}"
+        );
+    }
+    // A plan that mentions the weather is still a memory.
+    let plan = run(
+        Role::User,
+        "It's raining today, so I moved the barbecue with Lena to Saturday.",
+        "2025-05-06T08:05:00+02:00",
+    );
+    assert!(plan.iter().any(|e| e.kind != ActKind::Routine), "{plan:#?}");
 }

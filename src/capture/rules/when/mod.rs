@@ -133,6 +133,71 @@ pub(crate) fn pick(
     })
 }
 
+/// The resolved dates of the relative time expressions inside tokens `range`, to show next
+/// to the words (issue 7, failure kind `relative_date_unresolved`): for each usable expression
+/// that names a day or longer ("i förrgår", "fredag nästa vecka", "tomorrow", "i overmorgen")
+/// and does not already carry a year, the byte offset in `text` right after it and a label
+/// such as `[2025-03-14]` (a day), `[2025-03-10 – 2025-03-16]` (a longer span) or the due day
+/// of a deadline ("by Friday"). Clock times alone, vague and negated expressions get none.
+pub(crate) fn date_notes(
+    t: &[Token<'_>],
+    text: &str,
+    all: &[Compound],
+    range: &Range<usize>,
+    r: &Reference,
+) -> Vec<(usize, String)> {
+    let mut notes = Vec::new();
+    for k in usable_in(all, range) {
+        let c = &all[k];
+        if c.clock_only() || matches!(c.offset, Some(atom::Atom::Relative(_))) {
+            continue;
+        }
+        let Some(words) = quote(t, text, &c.tokens) else {
+            continue;
+        };
+        if has_year(words) {
+            continue; // "2027-08-14", "14 mars 2025": already absolute
+        }
+        let Some((start, end)) = resolve::resolve(c, r, anchor_for(all, k, r)) else {
+            continue;
+        };
+        let Some(last) = t.get(c.tokens.end - 1) else {
+            continue;
+        };
+        notes.push((last.span.end, date_label(start, end, c.deadline.is_some())));
+    }
+    notes
+}
+
+/// `[YYYY-MM-DD]` for an instant or a span within one day (or a deadline's due day, the last
+/// day before its end), `[YYYY-MM-DD – YYYY-MM-DD]` for a longer span (end exclusive, so the
+/// last day shown is the one before it).
+fn date_label(start: DateTime<FixedOffset>, end: DateTime<FixedOffset>, deadline: bool) -> String {
+    let last = if end > start {
+        (end - chrono::Duration::seconds(1)).date_naive()
+    } else {
+        end.date_naive()
+    };
+    let first = start.date_naive();
+    if deadline || first == last {
+        format!("[{}]", last.format("%Y-%m-%d"))
+    } else {
+        format!(
+            "[{} – {}]",
+            first.format("%Y-%m-%d"),
+            last.format("%Y-%m-%d")
+        )
+    }
+}
+
+/// Whether the words hold a four-digit year (1900 to 2199).
+fn has_year(words: &str) -> bool {
+    words
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|d| (d.len() == 4).then(|| d.parse::<u32>().ok()).flatten())
+        .any(|y| (1900..2200).contains(&y))
+}
+
 fn quote<'a>(t: &[Token<'_>], text: &'a str, tokens: &Range<usize>) -> Option<&'a str> {
     let first = t.get(tokens.start)?;
     let last = t.get(tokens.end.checked_sub(1)?)?;

@@ -1,0 +1,194 @@
+//! Editing a memory (issue 7, the panel's "edit"): the user rewrites an episode's words.
+//!
+//! [`Engine::edit_episode`] replaces the text and keeps everything else that says where the
+//! memory came from (source message, session, time, act kind, salience). The old words must
+//! leave the store, as a forget would make them (DESIGN principle 3):
+//! - the episode's full-text row is rewritten (trigger, FTS5 `secure-delete`) and its vector
+//!   is recomputed from the new words;
+//! - the quote in each source message (its own and any restatement's) is replaced by the new
+//!   words, so the transcript, an export and a re-import of that export all carry the edited
+//!   memory (the message's dedupe key follows its words, so re-importing adds nothing); a
+//!   tombstone of each original message keeps a re-import of an old export from bringing the
+//!   old words back;
+//! - facts and session summaries built from the old words are dropped and rebuilt by the
+//!   consolidation that runs at the end;
+//! - the WAL is checkpointed and truncated.
+//!
+//! The episode records when it was edited (`edited_at`).
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde::Serialize;
+
+use crate::capture::restate::cut_span;
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::forget::tombstone_hash;
+use crate::model::EpisodeId;
+use crate::store::{fmt_utc, parse_utc};
+
+/// The longest text an edit accepts, in bytes (64 KiB): a memory, not a document.
+pub const MAX_EDIT_BYTES: usize = 64 * 1024;
+
+/// What an edit did.
+#[derive(Debug, Clone, Serialize)]
+pub struct EditReceipt {
+    /// The episode edited.
+    pub episode: EpisodeId,
+    /// Its words now.
+    pub text: String,
+    /// When the edit ran (UTC).
+    pub edited_at: DateTime<Utc>,
+    /// Source messages whose old quote was replaced by the new words.
+    pub messages_redacted: usize,
+    /// Facts dropped because they rested only on the old words (consolidation rebuilds what
+    /// the new words support).
+    pub facts_dropped: usize,
+    /// `false` when the new text equals the old one and nothing changed.
+    pub changed: bool,
+}
+
+impl Engine {
+    /// Replaces the words of episode `id` with `new_text` (trimmed; 1 to [`MAX_EDIT_BYTES`]
+    /// bytes, no NUL). Provenance stays; the old words leave the store (see the module
+    /// docs); the episode is re-embedded and marked `edited_at`.
+    ///
+    /// Errors: [`Error::InvalidInput`] for an empty, oversized or NUL-holding text,
+    /// [`Error::NotFound`] for an unknown episode; on any error nothing changes.
+    pub fn edit_episode(&mut self, id: EpisodeId, new_text: &str) -> Result<EditReceipt> {
+        let new_text = new_text.trim();
+        if new_text.is_empty() {
+            return Err(Error::InvalidInput(
+                "the new text is empty: to remove a memory, forget it (`minne forget --id`)".into(),
+            ));
+        }
+        if new_text.len() > MAX_EDIT_BYTES || new_text.contains('\0') {
+            return Err(Error::InvalidInput(format!(
+                "the new text must be at most {MAX_EDIT_BYTES} bytes of text without NUL; shorten it"
+            )));
+        }
+        let at = self.clock.now();
+        let secret = self.tombstone_secret()?;
+        let tx = self
+            .store
+            .conn_mut()
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let found: Option<(String, i64, i64, i64)> = tx
+            .query_row(
+                "SELECT text, message_id, span_start, span_end FROM episodes WHERE id = ?1",
+                [id.0],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (old_text, message_id, start, end) = found.ok_or(Error::NotFound {
+            kind: "episode",
+            id: id.0,
+        })?;
+        if old_text == new_text {
+            return Ok(EditReceipt {
+                episode: id,
+                text: old_text,
+                edited_at: at,
+                messages_redacted: 0,
+                facts_dropped: 0,
+                changed: false,
+            });
+        }
+        // Every source quote: the episode's own, then its restatements'.
+        let mut quotes: Vec<(i64, i64, i64)> = vec![(message_id, start, end)];
+        {
+            let mut stmt = tx.prepare(
+                "SELECT message_id, span_start, span_end FROM episode_mentions WHERE episode_id = ?1",
+            )?;
+            let rows = stmt.query_map([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            for row in rows {
+                quotes.push(row?);
+            }
+        }
+        let mut messages_redacted = 0;
+        for (message, start, end) in quotes {
+            let (text, sent_at): (String, String) = tx.query_row(
+                "SELECT text, sent_at FROM messages WHERE id = ?1",
+                [message],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            if text.get(start as usize..end as usize) == Some(new_text) {
+                continue; // this quote already reads the new words
+            }
+            tx.execute(
+                "INSERT OR IGNORE INTO tombstones (hash, created_at) VALUES (?1, ?2)",
+                params![
+                    tombstone_hash(&secret, &text, parse_utc(&sent_at)?),
+                    fmt_utc(at)
+                ],
+            )?;
+            cut_span(&tx, message, start as usize, end as usize, new_text)?;
+            messages_redacted += 1;
+        }
+        // The episode's own spans now cover the new words.
+        tx.execute(
+            "UPDATE episodes SET span_end = span_start + ?2 WHERE id = ?1",
+            params![id.0, new_text.len() as i64],
+        )?;
+        tx.execute(
+            "UPDATE episode_mentions SET span_end = span_start + ?2 WHERE episode_id = ?1",
+            params![id.0, new_text.len() as i64],
+        )?;
+        tx.execute(
+            "UPDATE episodes SET text = ?2, edited_at = ?3 WHERE id = ?1",
+            params![id.0, new_text, fmt_utc(at)],
+        )?;
+        tx.execute("DELETE FROM embeddings WHERE episode_id = ?1", [id.0])?;
+        // What consolidation built from the old words goes; it is rebuilt from the new ones.
+        tx.execute("DELETE FROM fact_sources WHERE episode_id = ?1", [id.0])?;
+        tx.execute(
+            "DELETE FROM procedure_sources WHERE episode_id = ?1",
+            [id.0],
+        )?;
+        tx.execute(
+            "DELETE FROM consolidated_episodes WHERE episode_id = ?1",
+            [id.0],
+        )?;
+        tx.execute(
+            "DELETE FROM session_summaries WHERE instr(episode_ids, ',' || ?1 || ',') > 0",
+            [id.0],
+        )?;
+        tx.execute(
+            "DELETE FROM procedures WHERE NOT EXISTS
+               (SELECT 1 FROM procedure_sources s WHERE s.procedure_id = procedures.id)",
+            [],
+        )?;
+        let facts_dropped = crate::consolidate::drop_unsupported_facts(&tx)?;
+        tx.commit()?;
+        self.embed_pending(&mut |_| {})?;
+        self.consolidate()?;
+        self.store.checkpoint()?;
+        Ok(EditReceipt {
+            episode: id,
+            text: new_text.to_string(),
+            edited_at: at,
+            messages_redacted,
+            facts_dropped,
+            changed: true,
+        })
+    }
+
+    /// When episode `id` was last edited (UTC), `None` if never.
+    /// Errors: [`Error::NotFound`] for an unknown episode.
+    pub fn edited_at(&self, id: EpisodeId) -> Result<Option<DateTime<Utc>>> {
+        let found: Option<Option<String>> = self
+            .store
+            .conn()
+            .query_row(
+                "SELECT edited_at FROM episodes WHERE id = ?1",
+                [id.0],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let stamp = found.ok_or(Error::NotFound {
+            kind: "episode",
+            id: id.0,
+        })?;
+        stamp.as_deref().map(parse_utc).transpose()
+    }
+}
