@@ -37,6 +37,14 @@ pub enum ForgetScope {
     Last(Duration),
     /// Everything in this context.
     Context,
+    /// Every episode about a topic: the episodes hybrid recall finds for `query` above
+    /// [`TOPIC_THRESHOLD`] (up to [`TOPIC_MAX`]), each forgotten as [`ForgetScope::Episode`]
+    /// is. Show [`Engine::preview_forget`]'s list to the user and forget only after they
+    /// confirm it (issue 6).
+    Topic {
+        /// What the memories are about, in the user's words ("my ex", "the surprise party").
+        query: String,
+    },
 }
 
 impl ForgetScope {
@@ -46,6 +54,7 @@ impl ForgetScope {
             ForgetScope::Session(_) => "session",
             ForgetScope::TimeRange { .. } | ForgetScope::Last(_) => "time_range",
             ForgetScope::Context => "context",
+            ForgetScope::Topic { .. } => "topic",
         }
     }
 }
@@ -54,7 +63,7 @@ impl ForgetScope {
 /// ran, and what it could not reach.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ForgetReceipt {
-    /// `episode`, `session`, `time_range` or `context`.
+    /// `episode`, `session`, `time_range`, `context` or `topic`.
     pub scope: String,
     /// Messages removed whole.
     pub messages: usize,
@@ -95,7 +104,34 @@ pub struct ForgetPreview {
     pub from: Option<DateTime<Utc>>,
     /// Time of the latest message in scope (UTC).
     pub to: Option<DateTime<Utc>>,
+    /// For a topic, the episodes that would go, best match first: the list the user confirms.
+    /// Empty for the other scopes.
+    pub items: Vec<crate::episodes::EpisodeView>,
 }
+
+/// The cosine an episode with no word in common with a topic needs to count as about it, per
+/// embedding model: MiniLM 0.5 (unrelated episodes scored at most 0.28 on the fixture of
+/// tests/topic_forget.rs), multilingual-e5-small 0.80 (its cosines sit between about 0.74 and
+/// 0.96 for anything; a Swedish topic matched its English memory at 0.83 and unrelated ones
+/// at 0.74). Other models: MiniLM's.
+pub fn topic_dense_floor(model_id: &str) -> f64 {
+    match model_id.parse::<crate::embed::ModelChoice>() {
+        Ok(crate::embed::ModelChoice::E5Small) => 0.80,
+        _ => 0.5,
+    }
+}
+
+/// How many episodes a topic forget takes at most: a query that matches more than this is
+/// too broad to confirm item by item; forget a session or a time range instead.
+pub const TOPIC_MAX: usize = 500;
+
+/// The least relevance (fused dense and lexical, in `[0, 1]`, see [`crate::recall`]) an
+/// episode needs to count as being about a topic. Retrievability and salience do not count
+/// here, since a faded memory is still about the topic. Measured with MiniLM on the fixture
+/// of tests/topic_forget.rs (`print_topic_relevances`): memories about the topic scored
+/// 0.42–0.75, unrelated ones at most 0.12; the threshold sits low in that gap because the
+/// user confirms the list, and a missed memory is worse than one more line to untick.
+pub const TOPIC_THRESHOLD: f64 = 0.25;
 
 /// The placeholder that replaces forgotten words inside a message that other episodes still
 /// rest on.
@@ -123,6 +159,23 @@ impl Engine {
                 episodes: 1,
                 from: at,
                 to: at,
+                items: Vec::new(),
+            });
+        }
+        if let ForgetScope::Topic { query } = scope {
+            let items: Vec<_> = self
+                .topic_episodes(query, &[])?
+                .into_iter()
+                .map(|h| h.episode)
+                .collect();
+            let messages: std::collections::HashSet<_> =
+                items.iter().map(|e| e.message_id).collect();
+            return Ok(ForgetPreview {
+                messages: messages.len(),
+                episodes: items.len(),
+                from: items.iter().map(|e| e.occurred_at).min(),
+                to: items.iter().map(|e| e.occurred_at).max(),
+                items,
             });
         }
         let (filter, args) = self.message_filter(scope);
@@ -141,12 +194,73 @@ impl Engine {
             episodes: episodes as usize,
             from: from.as_deref().map(parse_utc).transpose()?,
             to: to.as_deref().map(parse_utc).transpose()?,
+            items: Vec::new(),
         })
+    }
+
+    /// The episodes about `query`, best match first: hybrid recall over the whole context
+    /// with relevance only (no fading, no salience, no spreading to neighbouring turns, no
+    /// previous-turn words), at least [`TOPIC_THRESHOLD`], sharing a content word with the
+    /// query or at least [`topic_dense_floor`] close in meaning, at most [`TOPIC_MAX`]. Episodes of
+    /// the messages in `exclude` are left out (a forget command does not match itself).
+    /// Errors: [`Error::InvalidInput`] for an empty query; as [`Engine::recall`].
+    pub fn topic_episodes(
+        &self,
+        query: &str,
+        exclude: &[crate::model::MessageId],
+    ) -> Result<Vec<crate::recall::RecallHit>> {
+        use crate::recall::{Ranking, RecallQuery, Weights};
+        let ranking = Ranking {
+            context: 0.0,
+            neighbour: 0.0,
+            ..Ranking::default()
+        };
+        let q = RecallQuery {
+            text: query.to_string(),
+            k: TOPIC_MAX + exclude.len() * 8,
+            threshold: TOPIC_THRESHOLD,
+            weights: Weights {
+                similarity: 1.0,
+                retrievability: 0.0,
+                salience: 0.0,
+                person: 0.0,
+            },
+            ranking,
+        };
+        let dense_floor = topic_dense_floor(self.embedder.model_id());
+        let mut hits = self.recall(&q)?;
+        // About the topic: shares a content word with it, or is close in meaning by the
+        // model's own scale (a cosine alone is no evidence under e5, whose cosines are all
+        // high).
+        hits.retain(|h| {
+            !exclude.contains(&h.episode.message_id)
+                && (h.parts.lexical > 0.0 || h.parts.similarity >= dense_floor)
+        });
+        hits.truncate(TOPIC_MAX);
+        Ok(hits)
     }
 
     /// Forgets `scope` and everything derived from it, then zeroes and truncates the WAL.
     /// Errors: [`Error::NotFound`] for an episode or session that does not exist.
     pub fn forget(&mut self, scope: &ForgetScope) -> Result<ForgetReceipt> {
+        let topic = match scope {
+            ForgetScope::Topic { query } => self
+                .topic_episodes(query, &[])?
+                .into_iter()
+                .map(|h| h.episode.id)
+                .collect(),
+            _ => Vec::new(),
+        };
+        self.forget_resolved(scope, &topic)
+    }
+
+    /// Forgets the episodes in `topic` (a resolved [`ForgetScope::Topic`]) and, for the other
+    /// scopes, what `scope` covers; one transaction, one receipt.
+    pub(crate) fn forget_resolved(
+        &mut self,
+        scope: &ForgetScope,
+        topic: &[EpisodeId],
+    ) -> Result<ForgetReceipt> {
         let at = self.clock.now();
         let secret = self.tombstone_secret()?;
         let (filter, args) = self.message_filter(scope);
@@ -175,6 +289,15 @@ impl Engine {
                 }
                 forget_messages(&tx, &filter, &args, &secret, &mut receipt)?;
             }
+            ForgetScope::Topic { .. } => {
+                let (mut from, mut to) = (None, None);
+                for id in topic {
+                    forget_episode(&tx, *id, &secret, &mut receipt)?;
+                    from = from.min(receipt.from).or(from).or(receipt.from);
+                    to = to.max(receipt.to);
+                }
+                (receipt.from, receipt.to) = (from, to);
+            }
             _ => forget_messages(&tx, &filter, &args, &secret, &mut receipt)?,
         }
         receipt.sessions +=
@@ -183,6 +306,9 @@ impl Engine {
         tx.execute("DELETE FROM speaker_baselines WHERE actor NOT IN (SELECT DISTINCT actor FROM messages)", [])?;
         // Facts resting only on what went go too; a fact with other support stays with it.
         receipt.facts += crate::consolidate::drop_unsupported_facts(&tx)?;
+        // Summaries that quoted what went were deleted with it (trigger); rebuild them from
+        // what is left, so a session keeps a summary without the forgotten words.
+        crate::consolidate::rebuild_summaries(&tx, &fmt_utc(at))?;
         let log = serde_json::to_string(&receipt)
             .map_err(|e| Error::InvalidInput(format!("receipt: {e}")))?;
         tx.execute(
@@ -190,6 +316,13 @@ impl Engine {
             params![fmt_utc(at), receipt.scope, log],
         )?;
         tx.commit()?;
+        // An episode moved onto a restatement that stays (capture::restate::rehome) needs a
+        // vector of its new words.
+        if let Err(e) = self.embed_pending(&mut |_| {}) {
+            receipt
+                .not_reached
+                .push(format!("re-embedding episodes kept by a restatement: {e}"));
+        }
         self.store.checkpoint()?;
         if receipt.messages + receipt.episodes > 0 {
             let (removed, warnings) = self.remove_tracked_exports()?;
@@ -210,11 +343,36 @@ impl Engine {
             )
             .optional()?
             .map(SessionId)
-            .ok_or_else(|| {
-                Error::InvalidInput(format!(
-                    "no session `{key}` in this context: `minne recall --json` shows session keys"
-                ))
-            })
+            .map_or_else(
+                || {
+                    // Keys that contain what was typed (`s-range` for `transcript:s-range`).
+                    let close: Vec<String> = self
+                        .store
+                        .conn()
+                        .prepare(
+                            "SELECT external_id FROM sessions
+                             WHERE instr(lower(external_id), lower(?1)) > 0
+                             ORDER BY length(external_id), external_id LIMIT 5",
+                        )?
+                        .query_map([key], |r| r.get(0))?
+                        .collect::<std::result::Result<_, _>>()?;
+                    let hint = match close.as_slice() {
+                        [] => String::new(),
+                        keys => format!(
+                            "; did you mean {}?",
+                            keys.iter()
+                                .map(|k| format!("`{k}`"))
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                    };
+                    Err(Error::InvalidInput(format!(
+                        "no session `{key}` in this context{hint} \
+                         (`minne recall --json` shows session keys)"
+                    )))
+                },
+                Ok,
+            )
     }
 
     /// Forgets one episode; a shorthand for [`Engine::forget`] with [`ForgetScope::Episode`].
@@ -242,6 +400,11 @@ impl Engine {
 
     /// The context's tombstone key: 32 random bytes, made on first use.
     pub(crate) fn tombstone_secret(&self) -> Result<Vec<u8>> {
+        // Kept with the database key in the key store (crate::keys); in the file only in
+        // passphrase mode or with encryption off.
+        if let Some(secret) = self.store.tombstone_secret() {
+            return Ok(secret.to_vec());
+        }
         let conn = self.store.conn();
         let stored: Option<String> = conn
             .query_row(
@@ -294,6 +457,8 @@ impl Engine {
                 )
             }
             ForgetScope::Context => ("1 = 1".into(), vec![]),
+            // A topic is resolved to episodes first; no message matches it as a whole.
+            ForgetScope::Topic { .. } => ("0 = 1".into(), vec![]),
         }
     }
 }
@@ -306,6 +471,8 @@ fn forget_messages(
     receipt: &mut ForgetReceipt,
 ) -> Result<()> {
     let in_scope = format!("SELECT id FROM messages WHERE {filter}");
+    // An episode also said in a message that stays moves onto it (capture::restate).
+    crate::capture::restate::rehome(tx, &in_scope, args)?;
     let p = || rusqlite::params_from_iter(args);
     let count = |sql: String| -> rusqlite::Result<usize> {
         tx.query_row(&sql, p(), |r| r.get::<_, i64>(0))
@@ -367,8 +534,10 @@ fn forget_episode(
     })?;
     let sent_at = parse_utc(&sent_at)?;
     (receipt.from, receipt.to) = (Some(sent_at), Some(sent_at));
+    forget_restatements(tx, id, secret, receipt)?;
     let others: i64 = tx.query_row(
-        "SELECT count(*) FROM episodes WHERE message_id = ?1 AND id != ?2",
+        "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1 AND id != ?2)
+              + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1 AND episode_id != ?2)",
         [message_id, id.0],
         |r| r.get(0),
     )?;
@@ -388,25 +557,52 @@ fn forget_episode(
     // Cut the words out of the message the other episodes still rest on, and move their
     // spans by the change in length. The message can no longer be matched by its old content,
     // so a tombstone of the original keeps a re-import from restoring it.
-    let (start, end) = (start as usize, end as usize);
-    let (Some(before), Some(after)) = (text.get(..start), text.get(end..)) else {
-        return Err(Error::InvalidInput(format!(
-            "episode {id} has a span outside its message"
-        )));
-    };
-    let redacted = format!("{before}{REDACTED}{after}");
-    let delta = REDACTED.len() as i64 - (end - start) as i64;
     receipt.tombstones += write_tombstone(tx, secret, &text, sent_at, receipt.at)?;
-    tx.execute(
-        "UPDATE messages SET text = ?2, dedupe_key = 'redacted:' || id WHERE id = ?1",
-        params![message_id, redacted],
-    )?;
-    tx.execute(
-        "UPDATE episodes SET span_start = span_start + ?3, span_end = span_end + ?3
-         WHERE message_id = ?1 AND span_start >= ?2",
-        params![message_id, end as i64, delta],
-    )?;
+    crate::capture::restate::cut_span(tx, message_id, start as usize, end as usize, REDACTED)?;
     receipt.messages_redacted += 1;
+    Ok(())
+}
+
+/// The restatements of episode `id` (capture::restate) go with it: a message that holds
+/// nothing else goes whole; otherwise the restated words are cut out of it and a tombstone of
+/// the original keeps a re-import from restoring them.
+fn forget_restatements(
+    tx: &Transaction<'_>,
+    id: EpisodeId,
+    secret: &[u8],
+    receipt: &mut ForgetReceipt,
+) -> Result<()> {
+    let mentions: Vec<(i64, i64, i64)> = {
+        let mut stmt = tx.prepare(
+            "SELECT message_id, span_start, span_end FROM episode_mentions WHERE episode_id = ?1",
+        )?;
+        stmt.query_map([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    for (message_id, start, end) in mentions {
+        tx.execute(
+            "DELETE FROM episode_mentions WHERE episode_id = ?1 AND message_id = ?2",
+            [id.0, message_id],
+        )?;
+        let others: i64 = tx.query_row(
+            "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1)
+                  + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1)",
+            [message_id],
+            |r| r.get(0),
+        )?;
+        if others == 0 {
+            forget_messages(tx, "id = ?1", &[message_id.to_string()], secret, receipt)?;
+            continue;
+        }
+        let (text, sent_at): (String, String) = tx.query_row(
+            "SELECT text, sent_at FROM messages WHERE id = ?1",
+            [message_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        receipt.tombstones += write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, receipt.at)?;
+        crate::capture::restate::cut_span(tx, message_id, start as usize, end as usize, REDACTED)?;
+        receipt.messages_redacted += 1;
+    }
     Ok(())
 }
 

@@ -859,3 +859,282 @@ fn quoted_words_wait_for_review_until_the_user_says_them_outright() {
         "so it is no longer a question for the user"
     );
 }
+
+/// Imports one session as [`say`] does, without consolidating again, and returns what the
+/// import reported.
+fn say_reported(
+    engine: &mut Engine,
+    clock: &FixedClock,
+    key: &str,
+    turns: &[(Role, i64, &str)],
+) -> minne::import::ImportReport {
+    let messages: Vec<NewMessage> = turns
+        .iter()
+        .enumerate()
+        .map(|(i, (role, d, text))| NewMessage {
+            external_id: Some(format!("{key}-m{i}")),
+            role: *role,
+            actor: role.as_str().to_string(),
+            text: text.to_string(),
+            sent_at: day(*d) + Duration::seconds(i as i64 * 10),
+        })
+        .collect();
+    let last = messages.iter().map(|m| m.sent_at.to_utc()).max().unwrap();
+    clock.set(clock.now().max(last) + Duration::minutes(5));
+    engine
+        .import_sessions(
+            &[NewSession {
+                key: key.to_string(),
+                messages,
+            }],
+            "test",
+            &mut |_| {},
+        )
+        .unwrap()
+}
+
+#[test]
+fn commands_in_conversation_act_at_once_and_the_capture_reports_each() {
+    use minne::consolidate::CommandKind;
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "My name is Alice.")]);
+    let report = say_reported(
+        &mut engine,
+        &clock,
+        "s2",
+        &[
+            (U, 1, "Actually my name is Alex, not Alice."),
+            (U, 1, "Remember that the gate code changes in May."),
+            (U, 1, "Always offer three time slots."),
+            (U, 1, "Svara alltid kort."),
+            (U, 1, "Skriv altid på dansk."),
+        ],
+    );
+    let kinds: Vec<(CommandKind, &str)> = report
+        .commands
+        .iter()
+        .map(|c| (c.kind, c.outcome.as_str()))
+        .collect();
+    // One entry per command, in the order said; each names what it stored.
+    assert_eq!(kinds.len(), 5, "five commands, five reports: {kinds:#?}");
+    assert_eq!(kinds[0].0, CommandKind::Correction);
+    assert!(kinds[0].1.contains("Alex"), "{}", kinds[0].1);
+    assert_eq!(kinds[1].0, CommandKind::Remember);
+    assert!(
+        kinds[1].1.contains("gate code changes in May"),
+        "{}",
+        kinds[1].1
+    );
+    for (i, words) in [
+        (2, "three time slots"),
+        (3, "alltid kort"),
+        (4, "altid på dansk"),
+    ] {
+        assert_eq!(kinds[i].0, CommandKind::Always, "{kinds:#?}");
+        assert!(kinds[i].1.contains(words), "{}", kinds[i].1);
+    }
+    // Applied, not only reported: the profile already holds them, with no extra run.
+    assert_eq!(active_value(&engine, "name").as_deref(), Some("Alex"));
+    let profile = engine.profile().unwrap();
+    assert_eq!(profile.procedures.len(), 3, "{:#?}", profile.procedures);
+    assert!(
+        profile
+            .facts
+            .iter()
+            .any(|f| f.attribute == "statement" && f.value.contains("gate code")),
+    );
+}
+
+#[test]
+fn free_statements_are_facts_from_the_users_words_merged_with_support() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "I'm terrified of flying."),
+            (A, 0, "You're terrified of flying, so let's look at trains."),
+            (U, 0, "Oskar is terrified of spiders."),
+            (U, 0, "I might be afraid of heights."),
+        ],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(U, 3, "I'm terrified of flying.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s3",
+        &[(U, 9, "Jeg lider af migræne.")],
+    );
+    let facts = engine.facts(true).unwrap();
+    let statements = with(&facts, "statement");
+    let values: Vec<&str> = statements.iter().map(|f| f.value.as_str()).collect();
+    // The user's two sentences about flying are one fact; Oskar's fear, the assistant's echo
+    // and the hedge give nothing; the Danish statement is a second fact.
+    assert_eq!(
+        values,
+        ["Jeg lider af migræne", "I'm terrified of flying"],
+        "{statements:#?}"
+    );
+    let flying = &statements[1];
+    assert_eq!(flying.support, 2, "said twice by the user: support 2");
+    assert_eq!(flying.status, FactStatus::Active);
+    assert_eq!(flying.confidence, Confidence::Stated);
+    assert!(
+        flying
+            .sources
+            .iter()
+            .all(|s| s.quote.contains("terrified of flying") && !s.quote.starts_with("You")),
+        "the sources are the user's words, never the assistant's echo"
+    );
+}
+
+#[test]
+fn consolidation_runs_nightly_when_the_last_run_is_a_day_old() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, "I live in Tartu.")]);
+    let ran = engine
+        .last_consolidation()
+        .unwrap()
+        .expect("capture ran it");
+    assert_eq!(
+        ran,
+        clock.now(),
+        "the run after capture is recorded at the engine's time"
+    );
+
+    clock.set(ran + Duration::hours(23));
+    assert!(
+        engine.consolidate_if_due().unwrap().is_none(),
+        "23 h after the last run it is not due"
+    );
+    drop(engine);
+    let reopened = Engine::open(
+        dir.path(),
+        &ContextName::new("personal").unwrap(),
+        embedder(),
+        clock.clone(),
+    )
+    .unwrap();
+    assert_eq!(
+        reopened.last_consolidation().unwrap(),
+        Some(ran),
+        "opening within the day does not run it again"
+    );
+    drop(reopened);
+
+    let later = ran + Duration::hours(25);
+    clock.set(later);
+    let reopened = Engine::open(
+        dir.path(),
+        &ContextName::new("personal").unwrap(),
+        embedder(),
+        clock.clone(),
+    )
+    .unwrap();
+    assert_eq!(
+        reopened.last_consolidation().unwrap(),
+        Some(later),
+        "opening the context 25 h after the last run runs the nightly consolidation"
+    );
+    assert_eq!(
+        active_value(&reopened, "location").as_deref(),
+        Some("Tartu"),
+        "and the nightly run changes no fact"
+    );
+}
+
+/// In an imported chat between the user and another named person (a LoCoMo-style two-person
+/// conversation), "remember …", "always …" and "forget what I said about …" are said to that
+/// person, not to Minne: they must neither store, nor make procedures, nor forget anything.
+/// The same words said to the assistant act at once (the test above), so the difference is
+/// only who was addressed.
+#[test]
+fn commands_said_to_another_person_do_not_act_on_the_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s0",
+        &[(U, 0, "I adopted a rescue dog called Pixel last spring.")],
+    );
+    let before = engine.episode_count().unwrap();
+    let turns = [
+        (
+            Role::User,
+            "Remember that the wait can be hard, so prepare emotionally.",
+        ),
+        (Role::Assistant, "Thanks, I will. How is Pixel doing?"),
+        (Role::User, "Always follow your dreams, Melanie!"),
+        (
+            Role::User,
+            "Forget what I said about Pixel, it was nothing.",
+        ),
+    ];
+    let messages: Vec<NewMessage> = turns
+        .iter()
+        .enumerate()
+        .map(|(i, (role, text))| NewMessage {
+            external_id: Some(format!("s1-m{i}")),
+            role: *role,
+            // The other party is a named person, as LoCoMo's speakers are.
+            actor: if *role == Role::User {
+                "Caroline"
+            } else {
+                "Melanie"
+            }
+            .to_string(),
+            text: text.to_string(),
+            sent_at: day(1) + Duration::seconds(i as i64 * 10),
+        })
+        .collect();
+    clock.set(day(1).to_utc() + Duration::minutes(5));
+    let report = engine
+        .import_sessions(
+            &[NewSession {
+                key: "s1".into(),
+                messages,
+            }],
+            "locomo",
+            &mut |_| {},
+        )
+        .unwrap();
+    engine.consolidate().unwrap();
+    assert!(
+        report.commands.is_empty(),
+        "nothing addressed to Minne, nothing applied: {:#?}",
+        report.commands
+    );
+    let profile = engine.profile().unwrap();
+    assert!(profile.procedures.is_empty(), "{:#?}", profile.procedures);
+    assert!(
+        !profile
+            .facts
+            .iter()
+            .any(|f| f.value.contains("prepare emotionally")),
+        "{:#?}",
+        profile.facts
+    );
+    // The Pixel memory from before is still there: the "forget" was not for Minne.
+    let n = engine.episode_count().unwrap() as usize;
+    let texts: Vec<String> = engine
+        .list_episodes(n, 0)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.text)
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("Pixel last spring")),
+        "{texts:#?}"
+    );
+    assert!(engine.episode_count().unwrap() >= before);
+}

@@ -1,9 +1,44 @@
 //! User commands in conversation (seed 003: "Remember that I prefer X" is a first-class
 //! control that acts at once): "remember that …", "kom ihåg att …", "husk at …" store what
-//! follows as a stated fact in the user's own words. "Always …" is a procedure (see
-//! `procedures`); "actually my name is …" a correction (see `facts`).
+//! follows as a stated fact in the user's own words; "forget what I said about …", "glöm det
+//! jag sa om …", "glem hvad jeg sagde om …" forget that topic (see [`forget_topics`]).
+//! "Always …" is a procedure (see `procedures`); "actually my name is …" a correction (see
+//! `facts`). What each command did is reported in [`AppliedCommand`]s: no silent success.
+
+use serde::Serialize;
 
 use super::words::{self, Word};
+use crate::model::EpisodeId;
+
+/// Which command the user gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandKind {
+    /// "Remember that …": a stated fact in the user's words.
+    Remember,
+    /// "Forget what I said about …": a topic forget in this context.
+    Forget,
+    /// "Always …", "svara alltid …", "skriv altid …": a procedure.
+    Always,
+    /// "Actually my name is Alex, not Alice": a correction that supersedes the old value.
+    Correction,
+}
+
+/// A command in the user's words that Minne acted on when it was captured (seed 003: user
+/// commands act at once), with what it stored or removed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AppliedCommand {
+    /// Which command.
+    pub kind: CommandKind,
+    /// The episode that gave it (for a forget, gone now with the command's words).
+    pub episode_id: EpisodeId,
+    /// What was done, one line for the user: `stored: …`, `forgot 3 memories about “…”`.
+    pub outcome: String,
+    /// Facts or procedures stored or updated.
+    pub stored: usize,
+    /// Episodes removed (a forget, the command's own episode included).
+    pub removed: usize,
+}
 
 /// Words that may open a sentence before the command.
 const LEADERS: &[&str] = &[
@@ -72,6 +107,113 @@ pub fn remembered(text: &str) -> Vec<String> {
     out
 }
 
+/// Forget commands: the verb, opening the clause (after leaders only).
+const FORGET: &[&str] = &["forget", "glöm", "glem"];
+
+/// What may follow the verb before the topic, longest first within a language: "forget what
+/// I said about X", "glöm det jag sa om X", "glem hvad jeg sagde om X".
+const FORGET_OBJECTS: &[&str] = &[
+    "everything i have said about",
+    "everything i have told you about",
+    "everything i said about",
+    "everything i told you about",
+    "what i have said about",
+    "what i have told you about",
+    "what i said about",
+    "what i told you about",
+    "anything i said about",
+    "all i said about",
+    "everything about",
+    "all about",
+    "about",
+    "allt jag har sagt om",
+    "allt jag sa om",
+    "allt jag berättade om",
+    "det jag har sagt om",
+    "det jag sa om",
+    "det jag sade om",
+    "det jag berättade om",
+    "vad jag har sagt om",
+    "vad jag sa om",
+    "vad jag sade om",
+    "vad jag berättade om",
+    "allt om",
+    "alt hvad jeg har sagt om",
+    "alt hvad jeg sagde om",
+    "alt jeg har sagt om",
+    "alt jeg sagde om",
+    "det jeg har sagt om",
+    "det jeg sagde om",
+    "det jeg fortalte om",
+    "hvad jeg har sagt om",
+    "hvad jeg sagde om",
+    "hvad jeg fortalte om",
+    "hvad jeg fortalte dig om",
+    "alt om",
+];
+
+/// A topic that is only a pronoun names nothing to search for ("forget about it").
+const PRONOUNS: &[&str] = &[
+    "it", "that", "this", "them", "det", "den", "detta", "dette", "dem", "dom", "de",
+];
+
+/// The topics the user asks Minne to forget in `text` ("Forget what I said about my ex" →
+/// `my ex`), verbatim, one per command. A question ("did you forget …?"), a negation ("don't
+/// forget …", a remember command), the past tense ("I forgot …") and a bare pronoun ("forget
+/// about it") are not commands.
+pub fn forget_topics(text: &str) -> Vec<String> {
+    let all = words::tokenize(text);
+    let mut out = Vec::new();
+    for s in words::sentences(text, &all) {
+        let w = &all[s];
+        if w.last().is_some_and(|x| x.low == "?") {
+            continue;
+        }
+        let lead = w
+            .iter()
+            .take_while(|x| LEADERS.contains(&x.low.as_str()) || x.low == ",")
+            .count();
+        if !w
+            .get(lead)
+            .is_some_and(|x| FORGET.contains(&x.low.as_str()))
+        {
+            continue;
+        }
+        let at = lead + 1;
+        let Some(n) = FORGET_OBJECTS
+            .iter()
+            .filter(|p| words::matches_at(w, at, p))
+            .map(|p| p.split(' ').count())
+            .max()
+        else {
+            continue;
+        };
+        let rest = &w[at + n..];
+        let Some(topic) = content(text, rest).or_else(|| single(text, rest)) else {
+            continue;
+        };
+        let lows: Vec<&str> = rest
+            .iter()
+            .filter(|x| !x.punct)
+            .map(|x| x.low.as_str())
+            .collect();
+        if lows.iter().all(|x| PRONOUNS.contains(x)) {
+            continue;
+        }
+        out.push(topic);
+    }
+    out
+}
+
+/// The one word in `w`, without punctuation.
+fn single(text: &str, w: &[Word]) -> Option<String> {
+    let words: Vec<&Word> = w.iter().filter(|x| !x.punct).collect();
+    match words.as_slice() {
+        [one] => Some(text[one.span.clone()].to_string()),
+        _ => None,
+    }
+}
+
 /// The words from the first one to the last, without closing punctuation; `None` if fewer
 /// than two words.
 fn content(text: &str, w: &[Word]) -> Option<String> {
@@ -111,6 +253,39 @@ mod tests {
             remembered(text),
             [content],
             "`{text}` asks to remember exactly what follows the command"
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::en("Forget what I said about my ex.", "my ex")]
+    #[case::en_please(
+        "Please forget everything I told you about the surprise party!",
+        "the surprise party"
+    )]
+    #[case::en_about("Forget about Jonas.", "Jonas")]
+    #[case::sv("Glöm det jag sa om Jonas.", "Jonas")]
+    #[case::sv_vad("Snälla, glöm vad jag sa om min chef", "min chef")]
+    #[case::da("Glem hvad jeg sagde om min eks.", "min eks")]
+    #[case::da_alt("Glem alt om festen for Lena.", "festen for Lena")]
+    fn forget_command_found(#[case] text: &str, #[case] topic: &str) {
+        assert_eq!(
+            forget_topics(text),
+            [topic],
+            "`{text}` asks to forget exactly the words after the command"
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::question("Did you forget what I said about my ex?")]
+    #[case::negated("Don't forget what I said about the party.")]
+    #[case::past("I forgot about the dentist.")]
+    #[case::pronoun("Oh, forget about it.")]
+    #[case::sv_pronoun("Glöm det.")]
+    #[case::other_subject("Jonas will forget about the party.")]
+    fn no_forget_command(#[case] text: &str) {
+        assert!(
+            forget_topics(text).is_empty(),
+            "`{text}` asks nothing to be forgotten"
         );
     }
 

@@ -390,6 +390,7 @@ pub fn extract(text: &str) -> Vec<Claim> {
                 && w.get(1).is_some_and(|x| x.low == "lige"));
         let replaces = named_as_wrong(text, w);
         let correction = correction || replaces.is_some();
+        let claims_before = out.len();
         let mut push = |c: Claim| {
             if !out
                 .iter()
@@ -558,9 +559,110 @@ pub fn extract(text: &str) -> Vec<Claim> {
                 });
             }
         }
+        // A free statement about the user ("I'm terrified of flying"), when the sentence
+        // named no attribute: the clause in the user's words, from its first-person opening.
+        if out.len() == claims_before
+            && let Some(value) = statement(text, w)
+        {
+            let quoted = is_quoted(text, w, 0);
+            out.push(Claim {
+                attribute: A::Statement,
+                value,
+                correction,
+                quoted,
+                replaces: None,
+                ends: false,
+            });
+        }
     }
     out
 }
+
+/// Words that may open a sentence before a free statement.
+#[rustfmt::skip]
+const STATEMENT_LEADERS: &[&str] = &[
+    "and", "but", "also", "honestly", "actually", "och", "men", "också", "ärligt", "og", "også",
+    "ærligt",
+];
+
+/// The free statement the sentence `w` makes about the user, in their words: from a
+/// [`STATEMENT_LEADS`] opening (or "I/jag/jeg <verb> always/never …") at the start of the
+/// sentence to the end of its first clause, with at least one word after the opening for the
+/// fixed phrases that need an object. `None` for anything else: a sentence about somebody
+/// else, a reported one, an event.
+fn statement(text: &str, w: &[Word]) -> Option<String> {
+    let start = w
+        .iter()
+        .take_while(|x| STATEMENT_LEADERS.contains(&x.low.as_str()) || x.low == ",")
+        .count();
+    let lead_end = STATEMENT_LEADS
+        .iter()
+        .filter(|p| words::matches_at(w, start, p))
+        .map(|p| start + p.split(' ').count())
+        .max()
+        .or_else(|| {
+            let subject = w.get(start)?;
+            let habit = matches!(subject.low.as_str(), "i" | "jag" | "jeg")
+                && w.get(start + 1).is_some_and(|v| !v.punct)
+                && w.get(start + 2)
+                    .is_some_and(|a| HABIT_ADVERBS.contains(&a.low.as_str()));
+            habit.then_some(start + 3)
+        })?;
+    let end = (start..w.len())
+        .find(|&i| i >= lead_end && is_boundary(&w[i]))
+        .unwrap_or(w.len());
+    if end <= start {
+        return None;
+    }
+    let last = w[start..end].iter().rev().find(|x| !x.punct)?;
+    let words_after = w[lead_end.min(end)..end]
+        .iter()
+        .filter(|x| !x.punct)
+        .count();
+    // "I prefer", "jag lider av" need what follows; "I'm an introvert" is whole.
+    let needs_object = w
+        .get(lead_end - 1)
+        .is_some_and(|x| NEEDS_OBJECT.contains(&x.low.as_str()));
+    if words_after == 0 && needs_object {
+        return None;
+    }
+    Some(text[w[start].span.start..last.span.end].to_string())
+}
+
+/// Last words of an opening that needs more words after it ("afraid of", "jag föredrar").
+const NEEDS_OBJECT: &[&str] = &[
+    "of",
+    "from",
+    "with",
+    "at",
+    "about",
+    "in",
+    "prefer",
+    "usually",
+    "never",
+    "fear",
+    "drink",
+    "eat",
+    "smoke",
+    "always",
+    "för",
+    "av",
+    "på",
+    "om",
+    "föredrar",
+    "brukar",
+    "aldrig",
+    "alltid",
+    "inte",
+    "ved",
+    "til",
+    "i",
+    "foretrækker",
+    "ikke",
+    "for",
+    "af",
+    "altid",
+];
 
 /// Ways of saying a value no longer holds; the value that follows is ended, not replaced.
 const ENDINGS: &[(&str, Attribute)] = &[
@@ -757,6 +859,33 @@ mod tests {
     }
 
     #[rstest::rstest]
+    #[case::en(
+        "I'm terrified of flying, so I take the train.",
+        "I'm terrified of flying"
+    )]
+    #[case::en_habit("I never drink coffee after noon.", "I never drink coffee after noon")]
+    #[case::sv("Jag är livrädd för ormar.", "Jag är livrädd för ormar")]
+    #[case::sv_habit("Jag äter aldrig kött.", "Jag äter aldrig kött")]
+    #[case::da("Jeg lider af migræne.", "Jeg lider af migræne")]
+    #[case::da_whole("Jeg er et morgenmenneske!", "Jeg er et morgenmenneske")]
+    fn free_statement_from(#[case] text: &str, #[case] value: &str) {
+        assert_eq!(
+            claims(text),
+            [pair("statement", value)],
+            "`{text}` says something lasting about the user with no named attribute: one statement, the first clause in their words"
+        );
+    }
+
+    #[test]
+    fn named_attribute_is_not_also_a_statement() {
+        assert_eq!(
+            claims("Jeg hader koriander."),
+            [pair("preference:koriander", "dislikes")],
+            "a sentence that names an attribute gives that fact only"
+        );
+    }
+
+    #[rstest::rstest]
     #[case::seed_003_hedge("I might try Python.")]
     #[case::hedge_sv("Jag kanske flyttar till Berlin.")]
     #[case::hedge_da("Måske flytter jeg til Aarhus.")]
@@ -766,6 +895,12 @@ mod tests {
     #[case::reported("Oskar says I love football.")]
     #[case::future("I will move to Berlin next year.")]
     #[case::not_a_role("I'm a bit tired today.")]
+    #[case::statement_about_friend("Oskar is terrified of flying.")]
+    #[case::statement_reported("My friend says I'm afraid of dogs.")]
+    #[case::statement_hedged("I might be afraid of heights.")]
+    #[case::statement_question("Am I afraid of flying?")]
+    #[case::statement_without_object("I'm afraid of.")]
+    #[case::statement_transient("I'm tired today.")]
     fn no_fact_from(#[case] text: &str) {
         assert!(
             extract(text).is_empty(),

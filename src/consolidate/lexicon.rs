@@ -123,3 +123,36 @@ pub(super) const USED_TO_LIKE: &[&str] = &[
     "i used to love", "i used to like", "i once loved", "jag brukade gilla", "jag brukade älska",
     "jag älskade förut", "jeg plejede at elske", "jeg plejede at kunne lide", "jeg elskede før",
 ];
+
+/// Openings of a free statement about the user, a lasting trait or habit with no named
+/// attribute ("I'm terrified of flying", "jag har svårt för folkmassor", "jeg lider af
+/// migræne"). Only at the start of a sentence; transient states ("I'm tired") are not here.
+pub(super) const STATEMENT_LEADS: &[&str] = &[
+    "i am afraid of", "i am scared of", "i am terrified of", "i am frightened of", "i fear",
+    "i have a phobia of", "i have a fear of", "i suffer from", "i struggle with", "i am bad at",
+    "i am good at", "i am terrible at", "i am great at", "i prefer", "i care about",
+    "i am passionate about", "i believe in", "i am a morning person", "i am a night owl",
+    "i am an introvert", "i am an extrovert", "i am colour blind", "i am color blind",
+    "i am left-handed", "i am right-handed", "i get seasick", "i get carsick", "i am diabetic",
+    "i have diabetes", "i have asthma", "i have adhd", "i have dyslexia", "i am dyslexic",
+    "i usually", "i always", "i never", "i have never", "i do not drink", "i do not eat",
+    "i do not smoke",
+    "jag är rädd för", "jag är livrädd för", "jag är jätterädd för", "jag har flygrädsla",
+    "jag lider av", "jag har svårt för", "jag är dålig på", "jag är bra på", "jag föredrar",
+    "jag bryr mig om", "jag tror på", "jag är morgonmänniska", "jag är en morgonmänniska",
+    "jag är nattmänniska", "jag är en nattuggla", "jag är introvert", "jag är extrovert",
+    "jag är färgblind", "jag är vänsterhänt", "jag blir sjösjuk", "jag blir åksjuk",
+    "jag har diabetes", "jag har astma", "jag har adhd", "jag har dyslexi", "jag brukar",
+    "jag har aldrig", "jag dricker inte", "jag äter inte", "jag röker inte",
+    "jeg er bange for", "jeg er rædselsslagen for", "jeg er skrækslagen for", "jeg har flyskræk",
+    "jeg lider af", "jeg har svært ved", "jeg er dårlig til", "jeg er god til", "jeg foretrækker",
+    "jeg går op i", "jeg tror på", "jeg er morgenmenneske", "jeg er et morgenmenneske",
+    "jeg er b-menneske", "jeg er et b-menneske", "jeg er introvert", "jeg er ekstrovert",
+    "jeg er farveblind", "jeg er venstrehåndet", "jeg bliver søsyg", "jeg bliver køresyg",
+    "jeg har diabetes", "jeg har astma", "jeg har adhd", "jeg er ordblind", "jeg plejer at",
+    "jeg har aldrig", "jeg drikker ikke", "jeg spiser ikke", "jeg ryger ikke",
+];
+
+/// Habit adverbs in the second place after "jag"/"jeg"/"I" and a verb ("jag äter aldrig
+/// kött", "jeg cykler altid til arbejde"): a statement too.
+pub(super) const HABIT_ADVERBS: &[&str] = &["always", "never", "alltid", "aldrig", "altid"];

@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::model::{ActKind, EpisodeId, Role, SessionId};
 use crate::store::{fmt_utc, parse_utc};
 
-mod commands;
+pub mod commands;
 pub mod facts;
 #[rustfmt::skip]
 mod lexicon;
@@ -31,6 +31,7 @@ mod review;
 mod summary;
 mod words;
 
+pub use commands::{AppliedCommand, CommandKind};
 pub use facts::Attribute;
 pub use review::{ReviewItem, ReviewKind};
 pub use summary::{OpenItem, SessionSummary};
@@ -209,16 +210,25 @@ pub struct ConsolidationReport {
     pub summaries_written: usize,
     /// Facts and procedures removed because no episode supports them any more.
     pub unsupported_dropped: usize,
+    /// Commands in the user's words acted on in this run ("remember that …", "forget what I
+    /// said about …", "always …", "actually my name is …"), each with what it did.
+    pub commands: Vec<AppliedCommand>,
 }
 
 /// An episode as consolidation reads it.
 #[derive(Debug)]
 pub(crate) struct EpisodeRow {
     pub id: i64,
+    pub message_id: i64,
     pub role: Role,
     pub kind: ActKind,
     pub text: String,
     pub occurred_at: String,
+    /// Whether the user was talking to the assistant (or only to Minne) when saying it: false
+    /// in a conversation with another named person (an imported two-person chat), where
+    /// "remember …", "forget what I said …" and "always …" are said to that person, not to
+    /// Minne, and must not act on the memory.
+    pub to_minne: bool,
 }
 
 impl Engine {
@@ -241,7 +251,11 @@ impl Engine {
         };
         let pending: Vec<EpisodeRow> = {
             let mut stmt = tx.prepare(
-                "SELECT e.id, e.role, e.kind, e.text, e.occurred_at FROM episodes e
+                "SELECT e.id, e.role, e.kind, e.text, e.occurred_at, e.message_id,
+                        NOT EXISTS (SELECT 1 FROM messages m JOIN messages o ON o.session_id = m.session_id
+                                    WHERE m.id = e.message_id AND o.role = 'assistant'
+                                      AND o.actor <> 'assistant')
+                 FROM episodes e
                  WHERE NOT EXISTS (SELECT 1 FROM consolidated_episodes c WHERE c.episode_id = e.id)
                  ORDER BY e.occurred_at, e.id",
             )?;
@@ -252,30 +266,67 @@ impl Engine {
                     r.get::<_, String>(2)?,
                     r.get(3)?,
                     r.get(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, bool>(6)?,
                 ))
             })?;
             let mut out = Vec::new();
             for row in rows {
-                let (id, role, kind, text, occurred_at) = row?;
+                let (id, role, kind, text, occurred_at, message_id, to_minne) = row?;
                 out.push(EpisodeRow {
                     id,
+                    message_id,
                     role: role.parse()?,
                     kind: kind.parse()?,
                     text,
                     occurred_at,
+                    to_minne,
                 });
             }
             out
         };
+        let mut forgets: Vec<(&EpisodeRow, Vec<String>)> = Vec::new();
         for ep in &pending {
             // Attribution: facts and procedures rest on the user's own words only; the
             // assistant's echo of them adds no support (seed 003, failure 2).
             if ep.role == Role::User {
+                // "Forget what I said about …" acts after this transaction (it needs recall)
+                // and removes the command too; left unmarked, it is retried if that fails.
+                let topics = if ep.to_minne {
+                    commands::forget_topics(&ep.text)
+                } else {
+                    Vec::new()
+                };
+                if !topics.is_empty() {
+                    forgets.push((ep, topics));
+                    continue;
+                }
                 for claim in facts::extract(&ep.text) {
+                    let before = (report.facts_added, report.facts_superseded);
                     ladder::apply(&tx, &claim, ep, &now, &mut report)?;
+                    if claim.correction
+                        && !claim.quoted
+                        && before != (report.facts_added, report.facts_superseded)
+                    {
+                        report.commands.push(AppliedCommand {
+                            kind: CommandKind::Correction,
+                            episode_id: EpisodeId(ep.id),
+                            outcome: format!(
+                                "corrected: {}",
+                                claim.attribute.describe(&claim.value)
+                            ),
+                            stored: 1,
+                            removed: 0,
+                        });
+                    }
                 }
                 // "Remember that …" (seed 003: user commands act at once).
-                for content in commands::remembered(&ep.text) {
+                let remembered = if ep.to_minne {
+                    commands::remembered(&ep.text)
+                } else {
+                    Vec::new()
+                };
+                for content in remembered {
                     let claim = facts::Claim {
                         attribute: Attribute::Statement,
                         value: content,
@@ -284,13 +335,46 @@ impl Engine {
                         replaces: None,
                         ends: false,
                     };
+                    let before = report.facts_added;
                     ladder::apply(&tx, &claim, ep, &now, &mut report)?;
+                    let new = report.facts_added > before;
+                    report.commands.push(AppliedCommand {
+                        kind: CommandKind::Remember,
+                        episode_id: EpisodeId(ep.id),
+                        outcome: if new {
+                            format!("stored: {}", claim.value)
+                        } else {
+                            format!("already known, support added: {}", claim.value)
+                        },
+                        stored: 1,
+                        removed: 0,
+                    });
                 }
-                for request in procedures::requests(&ep.text) {
+                let (requests, instructions) = if ep.to_minne {
+                    (
+                        procedures::requests(&ep.text),
+                        procedures::extract(&ep.text),
+                    )
+                } else {
+                    (Vec::new(), Vec::new())
+                };
+                for request in requests {
                     ladder::add_pattern(&tx, &request, ep, &now, &mut report)?;
                 }
-                for instruction in procedures::extract(&ep.text) {
+                for instruction in instructions {
+                    let before = report.procedures_added;
                     ladder::add_procedure(&tx, &instruction, ep, &now, &mut report)?;
+                    report.commands.push(AppliedCommand {
+                        kind: CommandKind::Always,
+                        episode_id: EpisodeId(ep.id),
+                        outcome: if report.procedures_added > before {
+                            format!("procedure stored: {instruction}")
+                        } else {
+                            format!("procedure already held, support added: {instruction}")
+                        },
+                        stored: 1,
+                        removed: 0,
+                    });
                 }
                 // A report of something done closes the open items it matches; it is never
                 // a new commitment itself, whatever act kind capture gave it.
@@ -317,7 +401,59 @@ impl Engine {
             // file so the old words leave it too (DESIGN principle 3).
             self.store.checkpoint()?;
         }
+        for (ep, topics) in forgets {
+            for topic in topics {
+                let receipt = self.forget_said_about(ep, &topic)?;
+                report.unsupported_dropped += receipt.facts;
+                report.commands.push(AppliedCommand {
+                    kind: CommandKind::Forget,
+                    episode_id: EpisodeId(ep.id),
+                    outcome: format!(
+                        "forgot {} memories about “{topic}” ({} messages removed, {} cut), and the command itself",
+                        receipt.episodes.saturating_sub(1),
+                        receipt.messages,
+                        receipt.messages_redacted
+                    ),
+                    stored: 0,
+                    removed: receipt.episodes,
+                });
+            }
+        }
+        self.record_consolidation_run()?;
         Ok(report)
+    }
+
+    /// "Forget what I said about `topic`", said in episode `ep`: forgets the episodes about
+    /// the topic said up to then in this context (the command's own message left out of the
+    /// search), then the command's episode itself, so the command is not kept verbatim
+    /// (issue 6). One forget, one receipt, with tombstones as for any forget.
+    fn forget_said_about(
+        &mut self,
+        ep: &EpisodeRow,
+        topic: &str,
+    ) -> Result<crate::forget::ForgetReceipt> {
+        let said_at = parse_utc(&ep.occurred_at)?;
+        let mut ids: Vec<EpisodeId> = self
+            .topic_episodes(topic, &[crate::model::MessageId(ep.message_id)])?
+            .into_iter()
+            .filter(|h| h.episode.occurred_at <= said_at)
+            .map(|h| h.episode.id)
+            .collect();
+        let still_there: bool = self
+            .store
+            .conn()
+            .query_row("SELECT 1 FROM episodes WHERE id = ?1", [ep.id], |_| Ok(()))
+            .optional()?
+            .is_some();
+        if still_there {
+            ids.push(EpisodeId(ep.id));
+        }
+        self.forget_resolved(
+            &crate::forget::ForgetScope::Topic {
+                query: topic.to_string(),
+            },
+            &ids,
+        )
     }
 
     /// Facts newest first: active and candidate ones, or with `all` also superseded and
@@ -372,6 +508,59 @@ impl Engine {
     }
 }
 
+/// The `context_settings` key holding when consolidation last ran (UTC, RFC 3339).
+const LAST_RUN_KEY: &str = "consolidated_at";
+
+/// How old the last consolidation may be before [`Engine::consolidate_if_due`] runs it again:
+/// 24 hours, the nightly run of seed 004's sleep stage.
+pub const NIGHTLY_INTERVAL_HOURS: i64 = 24;
+
+impl Engine {
+    /// When consolidation last ran in this context (UTC), if ever.
+    pub fn last_consolidation(&self) -> Result<Option<DateTime<Utc>>> {
+        let stored: Option<String> = self
+            .store
+            .conn()
+            .query_row(
+                "SELECT value FROM context_settings WHERE key = ?1",
+                [LAST_RUN_KEY],
+                |r| r.get(0),
+            )
+            .optional()?;
+        stored.as_deref().map(parse_utc).transpose()
+    }
+
+    /// The nightly run: consolidates when the last run is [`NIGHTLY_INTERVAL_HOURS`] or more
+    /// old by the engine's clock (or never happened), else does nothing. [`Engine::open`] calls
+    /// it, so a context opened on a new day is consolidated even if no capture ran; a long
+    /// running front end (the app, the MCP server) may call it on a timer. A paused context is
+    /// left alone. Returns the run's report, or `None` when none was due.
+    pub fn consolidate_if_due(&mut self) -> Result<Option<ConsolidationReport>> {
+        if self.mode()? == crate::mode::Mode::Paused {
+            return Ok(None);
+        }
+        let due = match self.last_consolidation()? {
+            Some(last) => {
+                self.clock.now() - last >= chrono::Duration::hours(NIGHTLY_INTERVAL_HOURS)
+            }
+            None => true,
+        };
+        if !due {
+            return Ok(None);
+        }
+        self.consolidate().map(Some)
+    }
+
+    fn record_consolidation_run(&self) -> Result<()> {
+        self.store.conn().execute(
+            "INSERT INTO context_settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![LAST_RUN_KEY, fmt_utc(self.clock.now())],
+        )?;
+        Ok(())
+    }
+}
+
 /// Removes facts and procedures no episode supports any more (their last source was
 /// forgotten), so nothing derived outlives what it came from (DESIGN principle 3). An active
 /// fact that goes gives way to the value it had superseded, if that one still has support.
@@ -404,6 +593,12 @@ pub(crate) fn drop_unsupported_facts(tx: &Transaction<'_>) -> Result<usize> {
         [],
     )?;
     Ok(removed)
+}
+
+/// Rebuilds the session summaries whose session changed (a quoted episode was forgotten, or
+/// new episodes came): call it inside the forget transaction. Returns summaries written.
+pub(crate) fn rebuild_summaries(tx: &Transaction<'_>, now: &str) -> Result<usize> {
+    summary::rebuild_changed(tx, now)
 }
 
 const SOURCE_SQL: &str = "SELECT e.id, e.text, e.occurred_at, m.session_id, m.external_id

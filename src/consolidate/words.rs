@@ -44,11 +44,18 @@ pub(crate) fn tokenize(text: &str) -> Vec<Word> {
         if c.is_alphanumeric() {
             let mut end = i + c.len_utf8();
             while let Some(&(j, d)) = chars.peek() {
-                let joins = (d == '\'' || d == '’' || d == '-')
-                    && text[j + d.len_utf8()..]
+                let next = text[j + d.len_utf8()..].chars().next();
+                // A clock time, a decimal or a grouped number ("7:40", "3.5", "10,000") is
+                // one word: its mark is not a sentence or clause boundary.
+                let in_number = matches!(d, ':' | '.' | ',')
+                    && text[..j]
                         .chars()
-                        .next()
-                        .is_some_and(char::is_alphanumeric);
+                        .next_back()
+                        .is_some_and(|p| p.is_ascii_digit())
+                    && next.is_some_and(|n| n.is_ascii_digit());
+                let joins = ((d == '\'' || d == '’' || d == '-')
+                    && next.is_some_and(char::is_alphanumeric))
+                    || in_number;
                 if d.is_alphanumeric() || joins {
                     end = j + d.len_utf8();
                     chars.next();
@@ -163,6 +170,18 @@ mod tests {
             w[4].capital,
             "a place name keeps its capital, which the value rules need"
         );
+    }
+
+    #[test]
+    fn clock_times_and_decimals_stay_one_word() {
+        // "7:40" cut at its colon gave the fact "I always take the 7" (a user's report).
+        let w = tokenize("I always take the 7:40 train, it costs 3.50 or 1,200 a year.");
+        let lows: Vec<&str> = w.iter().map(|w| w.low.as_str()).collect();
+        assert!(lows.contains(&"7:40"), "{lows:?}");
+        assert!(lows.contains(&"3.50"), "{lows:?}");
+        assert!(lows.contains(&"1,200"), "{lows:?}");
+        // A comma after a number before a space still ends the clause.
+        assert_eq!(tokenize("at 7, then")[2].low, ",");
     }
 
     #[test]

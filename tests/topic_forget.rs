@@ -1,0 +1,362 @@
+//! Forgetting a topic (issue 6): every memory about it goes, from every file under the data
+//! dir, with the facts resting only on it; unrelated memories stay. The same happens when the
+//! user says "forget what I said about …" in conversation (seed 003), in English, Swedish and
+//! Danish, and the command itself is not kept.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeZone, Utc};
+use minne::clock::FixedClock;
+use minne::consolidate::CommandKind;
+use minne::forget::ForgetScope;
+use minne::import::{ImportFormat, ImportOptions, ImportReport};
+use minne::keys::KeyConfig;
+use minne::recall::{Ranking, RecallQuery, Weights};
+use minne::{ContextName, Engine};
+
+fn t(h: u32, m: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 2, h, m, 0).unwrap()
+}
+
+/// Unencrypted, so a byte scan of the files can see plaintext (issue 6: the bytes-gone test
+/// runs with encryption switched off).
+fn open(data: &Path, clock: Arc<FixedClock>) -> Engine {
+    Engine::open_with(
+        data,
+        &ContextName::new("personal").unwrap(),
+        &KeyConfig::unencrypted(),
+        common::real_embedder(),
+        clock,
+    )
+    .unwrap()
+}
+
+fn import(
+    engine: &mut Engine,
+    dir: &Path,
+    name: &str,
+    messages: &[(&str, &str, &str)],
+) -> ImportReport {
+    let path = dir.join(format!("{name}.json"));
+    let msgs: Vec<_> = messages
+        .iter()
+        .map(|(role, text, ts)| serde_json::json!({"role": role, "text": text, "timestamp": ts}))
+        .collect();
+    let json = serde_json::json!({"sessions": [{"id": name, "messages": msgs}]});
+    std::fs::write(&path, json.to_string()).unwrap();
+    engine
+        .import(
+            &path,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap()
+}
+
+/// Occurrences of `needle` in every file under `dir`, byte by byte, any case (ASCII).
+fn occurrences(dir: &Path, needle: &str) -> Vec<String> {
+    let mut hits = Vec::new();
+    let needle = needle.to_lowercase();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            hits.extend(occurrences(&path, &needle));
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap().to_ascii_lowercase();
+        let n = bytes
+            .windows(needle.len())
+            .filter(|w| *w == needle.as_bytes())
+            .count();
+        if n > 0 {
+            hits.push(format!("{}: {n}", path.display()));
+        }
+    }
+    hits
+}
+
+fn texts(engine: &Engine) -> Vec<String> {
+    engine
+        .list_episodes(1000, 0)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.text)
+        .collect()
+}
+
+/// Three user messages about Lena's surprise party, each with a word found nowhere else
+/// (plumquartz, Nordvik, suspects), among unrelated ones.
+const CHAT: [(&str, &str, &str); 10] = [
+    (
+        "user",
+        "I'm planning a surprise party for Lena at the boathouse, the password is plumquartz.",
+        "2026-03-02T08:00:00Z",
+    ),
+    (
+        "assistant",
+        "That sounds lovely. Do you need help with the guest list?",
+        "2026-03-02T08:00:10Z",
+    ),
+    (
+        "user",
+        "For Lena's party I ordered a chocolate cake from Bageri Nordvik.",
+        "2026-03-02T08:05:00Z",
+    ),
+    (
+        "user",
+        "My dentist appointment is on Thursday at nine.",
+        "2026-03-02T08:10:00Z",
+    ),
+    (
+        "user",
+        "We decided to paint the kitchen green.",
+        "2026-03-02T08:20:00Z",
+    ),
+    (
+        "user",
+        "Remember that Lena's surprise party must stay secret, she suspects nothing.",
+        "2026-03-02T08:30:00Z",
+    ),
+    (
+        "user",
+        "I fixed the bike chain yesterday and it works again.",
+        "2026-03-02T08:40:00Z",
+    ),
+    (
+        "user",
+        "My ex Jonas still has my record player.",
+        "2026-03-02T08:50:00Z",
+    ),
+    ("user", "I live in Tartu.", "2026-03-02T09:00:00Z"),
+    (
+        "user",
+        "The quarterly report for work is due on Friday.",
+        "2026-03-02T09:10:00Z",
+    ),
+];
+
+const UNRELATED: [&str; 6] = [
+    "dentist",
+    "kitchen",
+    "bike chain",
+    "record player",
+    "Tartu",
+    "quarterly report",
+];
+
+#[test]
+fn topic_forget_lists_then_removes_the_topic_from_every_file_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock.clone());
+    import(&mut engine, dir.path(), "s1", &CHAT);
+    for marker in ["plumquartz", "nordvik", "suspects nothing"] {
+        assert!(
+            !occurrences(&data, marker).is_empty(),
+            "`{marker}` is stored before the forget (else the scan proves nothing)"
+        );
+    }
+    let secret = engine
+        .facts(false)
+        .unwrap()
+        .into_iter()
+        .find(|f| f.value.contains("suspects nothing"))
+        .expect("\"remember that …\" about the party is a stated fact before the forget");
+
+    let scope = ForgetScope::Topic {
+        query: "Lena's surprise party".into(),
+    };
+    let preview = engine.preview_forget(&scope).unwrap();
+    let listed: Vec<&str> = preview.items.iter().map(|e| e.text.as_str()).collect();
+    // The three party messages name Lena and the party; nothing else in the chat does.
+    for marker in ["plumquartz", "Nordvik", "suspects nothing"] {
+        assert!(
+            listed.iter().any(|t| t.contains(marker)),
+            "the list to confirm holds the party message with `{marker}`: {listed:#?}"
+        );
+    }
+    for other in UNRELATED {
+        assert!(
+            listed.iter().all(|t| !t.contains(other)),
+            "`{other}` is not about the party and is not listed: {listed:#?}"
+        );
+    }
+    assert_eq!(preview.episodes, preview.items.len());
+
+    let receipt = engine.forget(&scope).unwrap();
+    assert_eq!(receipt.scope, "topic");
+    assert_eq!(
+        receipt.episodes, preview.episodes,
+        "exactly the confirmed list goes (the store did not change in between)"
+    );
+    assert!(
+        receipt.tombstones >= 3,
+        "each forgotten message gets a tombstone"
+    );
+    assert!(
+        receipt.facts >= 1,
+        "the remembered fact rested only on a party message and goes with it"
+    );
+    assert!(
+        engine
+            .facts(true)
+            .unwrap()
+            .iter()
+            .all(|f| f.id != secret.id),
+        "no fact about the party is left, in any status"
+    );
+    let left = texts(&engine);
+    for other in UNRELATED {
+        assert!(
+            left.iter().any(|t| t.contains(other)),
+            "the unrelated memory about `{other}` survives: {left:#?}"
+        );
+    }
+    assert!(
+        engine
+            .facts(false)
+            .unwrap()
+            .iter()
+            .any(|f| f.attribute == "location" && f.value == "Tartu"),
+        "an unrelated fact stays"
+    );
+    drop(engine);
+    for marker in ["plumquartz", "nordvik", "suspects nothing"] {
+        assert_eq!(
+            occurrences(&data, marker),
+            Vec::<String>::new(),
+            "`{marker}` is gone from every file under the data dir (DB, WAL, SHM, caches)"
+        );
+    }
+}
+
+/// Calibration of `TOPIC_THRESHOLD`: prints each episode's relevance to a few topics.
+#[test]
+#[ignore = "calibration printout, run by hand with --ignored --nocapture"]
+fn print_topic_relevances() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut engine = open(&data, Arc::new(FixedClock::new(t(12, 0))));
+    import(&mut engine, dir.path(), "s1", &CHAT);
+    for q in [
+        "Lena's surprise party",
+        "the party",
+        "my ex",
+        "Jonas",
+        "the dentist",
+        "my bike",
+    ] {
+        let query = RecallQuery {
+            text: q.into(),
+            k: 100,
+            threshold: 0.0,
+            weights: Weights {
+                similarity: 1.0,
+                retrievability: 0.0,
+                salience: 0.0,
+                person: 0.0,
+            },
+            ranking: Ranking {
+                context: 0.0,
+                neighbour: 0.0,
+                ..Ranking::default()
+            },
+        };
+        println!("== {q}");
+        for h in engine.recall(&query).unwrap() {
+            println!(
+                "{:.3} cos {:.3} bm25 {:.3} {}",
+                h.score, h.parts.similarity, h.parts.lexical, h.episode.text
+            );
+        }
+    }
+}
+
+#[rstest::rstest]
+#[case::en("Forget what I said about Jonas.", "Okay.")]
+#[case::sv("Glöm det jag sa om Jonas.", "Okej.")]
+#[case::da("Glem hvad jeg sagde om Jonas.", "Okay.")]
+fn forget_command_in_conversation_acts_at_once_and_is_not_kept(
+    #[case] command: &str,
+    #[case] reply: &str,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock);
+    let chat = [
+        (
+            "user",
+            "My ex Jonas still has my record player, xyloqwerty is his code name.",
+            "2026-03-02T08:00:00Z",
+        ),
+        (
+            "user",
+            "We decided to paint the kitchen green.",
+            "2026-03-02T08:10:00Z",
+        ),
+        (
+            "user",
+            "Jonas called me again last night about the record player.",
+            "2026-03-02T08:20:00Z",
+        ),
+        (
+            "user",
+            "My dentist appointment is on Thursday at nine.",
+            "2026-03-02T08:30:00Z",
+        ),
+        ("user", command, "2026-03-02T08:40:00Z"),
+        ("assistant", reply, "2026-03-02T08:40:10Z"),
+    ];
+    let report = import(&mut engine, dir.path(), "s1", &chat);
+    let forgets: Vec<_> = report
+        .commands
+        .iter()
+        .filter(|c| c.kind == CommandKind::Forget)
+        .collect();
+    assert_eq!(
+        forgets.len(),
+        1,
+        "the import reports the one forget command it acted on: {:#?}",
+        report.commands
+    );
+    assert_eq!(
+        forgets[0].removed, 3,
+        "two memories about Jonas and the command's own episode went"
+    );
+    assert!(
+        forgets[0].outcome.contains("Jonas"),
+        "the report names the topic: {}",
+        forgets[0].outcome
+    );
+    let left = texts(&engine);
+    assert!(
+        left.iter().all(|t| !t.contains("Jonas")),
+        "nothing about Jonas is left: {left:#?}"
+    );
+    for other in ["kitchen", "dentist"] {
+        assert!(
+            left.iter().any(|t| t.contains(other)),
+            "`{other}` stays: {left:#?}"
+        );
+    }
+    // Idempotent: a second consolidation finds no command and changes nothing.
+    let again = engine.consolidate().unwrap();
+    assert!(
+        again.commands.is_empty(),
+        "the command was applied once: {again:?}"
+    );
+    drop(engine);
+    for gone in ["xyloqwerty", "jonas", command.trim_end_matches('.')] {
+        assert_eq!(
+            occurrences(&data, gone),
+            Vec::<String>::new(),
+            "`{gone}` is in no file: the topic and the command itself are gone"
+        );
+    }
+}
