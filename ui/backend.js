@@ -41,7 +41,10 @@ async function call(command, args = {}) {
   }
 }
 
-/** The open context, the data folder and the embedding model: { context, data_dir, model }. */
+/**
+ * The open context and how it is set up:
+ * { context, mode: "remember" | "recall_only" | "paused", data_dir, model, capture }.
+ */
 export const status = () => call("status");
 
 /** Contexts sorted by name: [{ name, episodes, path }]. */
@@ -50,9 +53,55 @@ export const listContexts = () => call("list_contexts");
 /** Opens another context; resolves to the new status. */
 export const switchContext = (name) => call("switch_context", { name });
 
+/** Sets the open context's mode ("remember", "recall_only", "paused"); resolves to the new status. */
+export const setMode = (mode) => call("set_mode", { mode });
+
 /** Episodes of the open context, newest first. */
 export const listEpisodes = ({ limit = 50, offset = 0 } = {}) =>
   call("list_episodes", { limit, offset });
 
-/** Recall: [{ episode, score, parts: { similarity, retrievability, salience }, age_days }]. */
+/**
+ * Rewrites an episode's words in place; provenance stays, the old words leave the store.
+ * Resolves to { episode, text, edited_at, messages_redacted, facts_dropped, changed }.
+ */
+export const editEpisode = (id, text) => call("edit_episode", { id, text });
+
+/**
+ * Recall with its explanation: { hits: [{ episode, score, parts, age_days }],
+ * near_misses: [{ hit, reason: { reason: "under_threshold" | "outside_k", … } }], people, terms,
+ * took_ms }.
+ */
 export const recall = (text) => call("recall", { text });
+
+/**
+ * What to forget: { kind: "episode", id } | { kind: "session", id } |
+ * { kind: "last", minutes } | { kind: "context" }.
+ */
+export const scopes = {
+  episode: (id) => ({ kind: "episode", id }),
+  session: (id) => ({ kind: "session", id }),
+  last: (minutes) => ({ kind: "last", minutes }),
+  context: () => ({ kind: "context" }),
+};
+
+/** What a forget would remove, changing nothing: { messages, episodes, from, to }. */
+export const previewForget = (scope) => call("preview_forget", { scope });
+
+/**
+ * Forgets a scope with everything derived from it. Resolves to the receipt: { scope, messages,
+ * messages_redacted, episodes, embeddings, participants, sessions, facts, tombstones, exports,
+ * from, to, at, not_reached }.
+ */
+export const forget = (scope) => call("forget", { scope });
+
+/** The profile: { facts: [{ attribute, value, text, confidence, sources }], procedures, open_items }. */
+export const profile = () => call("profile");
+
+/** Open review entries: [{ id, kind, reason, fact, other, procedure, created_at }]. */
+export const reviewQueue = () => call("review_queue");
+
+/** Accepts a review entry: its fact or procedure becomes active and confirmed. */
+export const reviewConfirm = (id) => call("review_confirm", { id });
+
+/** Rejects a review entry: it is not proposed again from the same evidence. */
+export const reviewReject = (id) => call("review_reject", { id });

@@ -133,11 +133,14 @@ function episodeHead(episode) {
   );
 }
 
-/** One episode in the list. */
-export function episodeItem(episode) {
+/** One episode in the list, with its actions (handled in app.js by `data-action`). */
+export function episodeItem(episode, { canEdit = false } = {}) {
   return el(
     "li",
-    { class: `card episode kind-${episode.kind}`, dataset: { id: episode.id } },
+    {
+      class: `card episode kind-${episode.kind}`,
+      dataset: { id: episode.id, session: episode.session_id },
+    },
     episodeHead(episode),
     el("p", { class: "text" }, episode.text),
     el(
@@ -149,7 +152,22 @@ export function episodeItem(episode) {
       eventTime(episode),
       provenance(episode),
     ),
+    el(
+      "div",
+      { class: "card-actions" },
+      canEdit ? actionButton("edit", "Edit", "Edit this memory's words") : null,
+      actionButton("forget-episode", "Forget", "Forget this memory now, with what derives from it"),
+      actionButton(
+        "forget-session",
+        "Forget conversation…",
+        "Forget the whole conversation this memory came from (asks first)",
+      ),
+    ),
   );
+}
+
+function actionButton(action, label, title) {
+  return el("button", { type: "button", class: `link-button ${action}`, dataset: { action }, title }, label);
 }
 
 /** One recall hit with its score and the score's parts. */
@@ -191,4 +209,319 @@ export function hitItem(hit, rank) {
 /** A quiet message in place of a list; `detail` is text or nodes. */
 export function emptyState(title, detail) {
   return el("div", { class: "empty" }, el("p", { class: "empty-title" }, title), detail ? el("p", {}, detail) : null);
+}
+
+// ---- recall explanation ------------------------------------------------------------------
+
+function leftOutReason(reason) {
+  if (!reason) return "left out";
+  if (reason.reason === "under_threshold") return `below the threshold ${fixed(reason.threshold)}`;
+  if (reason.reason === "outside_k") return `rank ${reason.rank}, only the top ${reason.k} are shown`;
+  return "left out";
+}
+
+/** "Why these results?": what was searched and the best candidates left out, with why. */
+export function explanation(result) {
+  const misses = result.near_misses ?? [];
+  const searched = [];
+  if (result.terms?.length) searched.push(`words ${result.terms.map((t) => `“${t}”`).join(", ")}`);
+  if (result.people?.length) searched.push(`people ${result.people.join(", ")} (as speakers, not words)`);
+  return el(
+    "details",
+    { class: "explain" },
+    el("summary", {}, result.hits.length ? "Why these results?" : "Why nothing?"),
+    el(
+      "p",
+      { class: "explain-line" },
+      `Searched by meaning${searched.length ? " and by " + searched.join("; ") : ""}, in ${fixed(result.took_ms, 0)} ms.`,
+    ),
+    misses.length === 0
+      ? el("p", { class: "explain-line" }, "No other memory came close.")
+      : el(
+          "ol",
+          { class: "misses" },
+          misses.map((miss) =>
+            el(
+              "li",
+              { class: "miss", dataset: { id: miss.hit.episode.id } },
+              el("span", { class: "miss-score" }, fixed(miss.hit.score)),
+              el("span", { class: "miss-text" }, miss.hit.episode.text),
+              el("span", { class: "miss-reason" }, leftOutReason(miss.reason)),
+            ),
+          ),
+        ),
+  );
+}
+
+// ---- forgetting ------------------------------------------------------------------------------
+
+/** The receipt's counts, in the order the panel shows them: [field, singular, plural]. */
+const RECEIPT_KINDS = [
+  ["episodes", "episode", "episodes"],
+  ["messages", "message removed", "messages removed"],
+  ["messages_redacted", "message cut", "messages cut"],
+  ["embeddings", "embedding", "embeddings"],
+  ["facts", "fact", "facts"],
+  ["sessions", "conversation", "conversations"],
+  ["participants", "participant row", "participant rows"],
+  ["exports", "export file", "export files"],
+  ["tombstones", "tombstone", "tombstones"],
+];
+
+const SCOPE_NAMES = {
+  episode: "one memory",
+  session: "a conversation",
+  time_range: "a time range",
+  context: "the whole context",
+};
+
+/** "between 12 Mar, 10:00 and 12 Mar, 11:00", or one time, in the viewer's time zone. */
+export function formatRange(from, to) {
+  if (!from) return null;
+  if (!to || from === to) return `at ${formatTime(from)}`;
+  return `between ${formatTime(from)} and ${formatTime(to)}`;
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** What a forget did, from its receipt: counts per kind, time range, when, what was not reached. */
+export function receiptView(receipt, context) {
+  const range = formatRange(receipt.from, receipt.to);
+  const notReached = receipt.not_reached ?? [];
+  return [
+    el(
+      "div",
+      { class: "receipt-head" },
+      el("strong", {}, `Forgotten from “${context}”: ${SCOPE_NAMES[receipt.scope] ?? receipt.scope}`),
+      el("time", { class: "receipt-at", datetime: receipt.at }, formatTime(receipt.at)),
+      el("button", { type: "button", class: "receipt-dismiss", "aria-label": "Dismiss the receipt" }, "×"),
+    ),
+    el(
+      "ul",
+      { class: "receipt-counts" },
+      RECEIPT_KINDS.map(([field, one, many]) => {
+        const n = Number(receipt[field] ?? 0);
+        return el(
+          "li",
+          { class: n === 0 ? "zero" : "", dataset: { kind: field, count: n } },
+          el("strong", { class: "receipt-count" }, String(n)),
+          ` ${n === 1 ? one : many}`,
+        );
+      }),
+    ),
+    el(
+      "p",
+      { class: "receipt-range" },
+      range ? `What went was written ${range}.` : "No message was in scope.",
+      " The words are gone from the files; tombstones keep a re-import from bringing them back.",
+    ),
+    notReached.length === 0
+      ? el("p", { class: "receipt-reached" }, "Everything in scope was reached.")
+      : el(
+          "div",
+          { class: "receipt-not-reached" },
+          el("strong", {}, "Not reached:"),
+          el("ul", {}, notReached.map((n) => el("li", {}, n))),
+        ),
+  ];
+}
+
+/** What an edit did. */
+export function editReceiptView(receipt, context) {
+  const details = receipt.changed
+    ? [
+        plural(receipt.messages_redacted, "source message", "source messages") + " rewritten",
+        plural(receipt.facts_dropped, "fact", "facts") + " built on the old words dropped, then re-read from the new ones",
+      ].join("; ")
+    : "The words were the same; nothing changed";
+  return [
+    el(
+      "div",
+      { class: "receipt-head" },
+      el("strong", {}, `Edited a memory in “${context}”`),
+      el("time", { class: "receipt-at", datetime: receipt.edited_at }, formatTime(receipt.edited_at)),
+      el("button", { type: "button", class: "receipt-dismiss", "aria-label": "Dismiss the receipt" }, "×"),
+    ),
+    el("p", { class: "receipt-edit", dataset: { changed: receipt.changed } }, `${details}.`),
+    el(
+      "p",
+      { class: "receipt-range" },
+      receipt.changed ? "The old words are gone from the files; a re-import of an old export does not bring them back." : "",
+    ),
+  ];
+}
+
+/** The confirmation's body: what the scope covers, from the preview. */
+export function previewView(preview, what) {
+  if (preview.messages === 0 && preview.episodes === 0) {
+    return [el("p", { class: "confirm-nothing" }, `Nothing to forget: ${what} holds no message.`)];
+  }
+  const range = formatRange(preview.from, preview.to);
+  return [
+    el(
+      "p",
+      { class: "confirm-counts" },
+      "This removes ",
+      el("strong", { dataset: { kind: "messages" } }, plural(preview.messages, "message", "messages")),
+      " and ",
+      el("strong", { dataset: { kind: "episodes" } }, plural(preview.episodes, "episode", "episodes")),
+      range ? ` written ${range}` : "",
+      ", with everything derived from them: embeddings, facts resting only on them, summaries and exports Minne wrote.",
+    ),
+    el("p", { class: "confirm-warning" }, "This cannot be undone."),
+  ];
+}
+
+// ---- profile and review ----------------------------------------------------------------------
+
+const CONFIDENCE_TITLES = {
+  inferred: "inferred: read between the lines; a candidate only",
+  stated: "stated: you said it outright",
+  confirmed: "confirmed: you confirmed it",
+};
+
+function confidenceBadge(confidence) {
+  return el("span", { class: `confidence confidence-${confidence}`, title: CONFIDENCE_TITLES[confidence] }, confidence);
+}
+
+/** "location" or "preference:coffee" → "Location", "Preference · coffee". */
+function attributeLabel(attribute) {
+  const [head, ...rest] = String(attribute).split(":");
+  const title = head.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+  return rest.length ? `${title} · ${rest.join(":")}` : title;
+}
+
+function sourcesList(sources) {
+  if (!sources?.length) return null;
+  return el(
+    "ul",
+    { class: "sources" },
+    sources.map((s) =>
+      el(
+        "li",
+        { class: "quote-source", dataset: { episode: s.episode_id } },
+        el("q", {}, s.quote),
+        el("time", { datetime: s.said_at }, ` · ${formatTime(s.said_at)}`),
+      ),
+    ),
+  );
+}
+
+/** One fact of the profile, with its confidence and the words it rests on. */
+export function factItem(fact) {
+  return el(
+    "li",
+    { class: "fact", dataset: { id: fact.id, attribute: fact.attribute, confidence: fact.confidence } },
+    el(
+      "div",
+      { class: "fact-head" },
+      el("span", { class: "fact-attribute" }, attributeLabel(fact.attribute)),
+      el("span", { class: "fact-value" }, fact.value),
+      confidenceBadge(fact.confidence),
+      el("span", { class: "fact-support", title: "how many of your memories say it" }, plural(fact.support, "source", "sources")),
+    ),
+    sourcesList(fact.sources),
+  );
+}
+
+/** The profile: facts, procedures and open items. */
+export function profileView(profile) {
+  const parts = [];
+  if (profile.facts.length) parts.push(el("ul", { class: "facts" }, profile.facts.map(factItem)));
+  if (profile.procedures.length) {
+    parts.push(
+      el("h3", {}, "How to act"),
+      el(
+        "ul",
+        { class: "facts" },
+        profile.procedures.map((p) =>
+          el(
+            "li",
+            { class: "fact procedure", dataset: { id: p.id } },
+            el("div", { class: "fact-head" }, el("span", { class: "fact-value" }, p.instruction), confidenceBadge(p.confidence)),
+            sourcesList(p.sources),
+          ),
+        ),
+      ),
+    );
+  }
+  if (profile.open_items.length) {
+    parts.push(
+      el("h3", {}, "Open items"),
+      el(
+        "ul",
+        { class: "facts" },
+        profile.open_items.map((o) =>
+          el(
+            "li",
+            { class: "fact open-item", dataset: { id: o.id } },
+            el(
+              "div",
+              { class: "fact-head" },
+              el("span", { class: "fact-value" }, o.text),
+              o.due_start && o.due_end
+                ? el("span", { class: "fact-support", title: `${o.due_start} – ${o.due_end}` }, `due ${formatSpan(o.due_start, o.due_end)}`)
+                : null,
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return parts;
+}
+
+const REVIEW_TITLES = {
+  candidate: "Is this you?",
+  conflict: "Which is right?",
+  procedure_request: "Make this a rule?",
+};
+
+function reviewFact(label, fact) {
+  if (!fact) return null;
+  return el(
+    "div",
+    { class: "review-fact" },
+    el("span", { class: "review-label" }, label),
+    el("span", { class: "fact-attribute" }, attributeLabel(fact.attribute)),
+    el("span", { class: "fact-value" }, fact.value),
+    confidenceBadge(fact.confidence),
+    sourcesList(fact.sources),
+  );
+}
+
+/** One open review entry with Confirm and Reject (handled in app.js by `data-action`). */
+export function reviewItem(item) {
+  const conflict = item.kind === "conflict";
+  return el(
+    "li",
+    { class: `card review-item review-${item.kind}`, dataset: { id: item.id, kind: item.kind } },
+    el(
+      "div",
+      { class: "review-head" },
+      el("strong", {}, REVIEW_TITLES[item.kind] ?? "Review"),
+      el("span", { class: "review-reason" }, item.reason),
+    ),
+    reviewFact(conflict ? "new" : "fact", item.fact),
+    conflict ? reviewFact("held", item.other) : null,
+    item.procedure
+      ? el(
+          "div",
+          { class: "review-fact" },
+          el("span", { class: "review-label" }, "rule"),
+          el("span", { class: "fact-value" }, item.procedure.instruction),
+          sourcesList(item.procedure.sources),
+        )
+      : null,
+    el(
+      "div",
+      { class: "review-actions" },
+      el(
+        "button",
+        { type: "button", class: "button primary review-confirm", dataset: { action: "confirm" } },
+        conflict ? "Use the new value" : "Confirm",
+      ),
+      el("button", { type: "button", class: "button review-reject", dataset: { action: "reject" } }, conflict ? "Keep the held value" : "Reject"),
+    ),
+  );
 }

@@ -25,6 +25,12 @@ pub enum ErrorCode {
     Database,
     /// The store was written by a newer Minne.
     SchemaTooNew,
+    /// The context's mode does not allow this (recall while paused, capture while paused or
+    /// recall-only).
+    ModeForbids,
+    /// The context's key is wrong, missing, or its key store failed (keyring, key file,
+    /// `MINNE_PASSPHRASE`); the message says where Minne looked and what to do.
+    Key,
     /// Anything else the engine reported.
     Internal,
 }
@@ -69,13 +75,75 @@ impl From<minne::Error> for CommandError {
             E::Embedding(_) => ErrorCode::Embedding,
             E::Database(_) => ErrorCode::Database,
             E::SchemaTooNew { .. } => ErrorCode::SchemaTooNew,
+            E::ModeForbids { .. } => ErrorCode::ModeForbids,
+            E::WrongKey { .. } | E::KeyMissing { .. } | E::KeyStore(_) => ErrorCode::Key,
             _ => ErrorCode::Internal,
         };
         CommandError {
             code,
-            message: error.to_string(),
+            message: plain_words(&error),
         }
     }
+}
+
+/// The engine's message, reworded where it points at the command line (`minne mode …`,
+/// `minne list`) so that the panel tells the user what to do in the panel.
+fn plain_words(error: &minne::Error) -> String {
+    use minne::Error as E;
+    use minne::mode::Mode;
+    match error {
+        E::InvalidInput(reason) => sentence(reason),
+        E::NotFound { kind, id } => format!(
+            "There is no {kind} #{id} in this context any more: it may have been forgotten \
+             already. The panel now shows what is there."
+        ),
+        E::UnknownContext(name) => format!("There is no context named “{name}”."),
+        E::ModeForbids {
+            context,
+            mode: Mode::Paused,
+            action,
+        } => format!(
+            "Memory is paused in “{context}”, so Minne does not {}. Set the mode to Remember \
+             or Recall only to turn it back on.",
+            verb(action)
+        ),
+        E::ModeForbids {
+            context, action, ..
+        } => format!(
+            "“{context}” is in recall-only mode, so Minne does not {}. Set the mode to \
+             Remember to store new memories.",
+            verb(action)
+        ),
+        E::Database(e) => format!(
+            "The memory database reported a problem ({e}). Try again; if it keeps happening, \
+             restart Minne."
+        ),
+        other => sentence(&other.to_string()),
+    }
+}
+
+/// What a refused action means to the user.
+fn verb(action: &str) -> String {
+    match action {
+        "recall" => "recall anything".into(),
+        "capture" => "capture anything new".into(),
+        "import" => "import anything".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// `text` with a capital first letter and a closing full stop.
+fn sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => return "Something went wrong.".into(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -103,6 +171,50 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_by_mode_says_what_to_do_in_the_panel() {
+        let error: CommandError = minne::Error::ModeForbids {
+            context: "personal".into(),
+            mode: minne::mode::Mode::Paused,
+            action: "recall",
+        }
+        .into();
+        assert_eq!(error.code, ErrorCode::ModeForbids, "the UI branches on it");
+        assert_eq!(
+            error.message,
+            "Memory is paused in “personal”, so Minne does not recall anything. Set the mode to \
+             Remember or Recall only to turn it back on.",
+            "plain words that point at the panel's mode switch, not at the CLI"
+        );
+        assert!(!error.message.contains("minne "), "{}", error.message);
+    }
+
+    #[test]
+    fn a_missing_record_does_not_send_the_user_to_the_cli() {
+        let error: CommandError = minne::Error::NotFound {
+            kind: "episode",
+            id: 7,
+        }
+        .into();
+        assert_eq!(error.code, ErrorCode::NotFound);
+        assert!(
+            error.message.starts_with("There is no episode #7") && !error.message.contains('`'),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn engine_messages_read_as_sentences() {
+        let error: CommandError =
+            minne::Error::InvalidInput("the recall query is empty: say what to recall".into())
+                .into();
+        assert_eq!(
+            error.message, "The recall query is empty: say what to recall.",
+            "no `invalid input:` prefix, a capital and a full stop"
+        );
+    }
+
+    #[test]
     fn a_startup_failure_keeps_its_code() {
         let error = CommandError::at_startup(minne::Error::Embedding("no model".into()));
         assert_eq!(
@@ -112,6 +224,23 @@ mod tests {
         );
         assert!(
             error.message.starts_with("Minne could not open its memory"),
+            "{}",
+            error.message
+        );
+    }
+
+    /// A wrong key is its own kind, so the panel can say "unlock" rather than "internal", and
+    /// the engine's hint (what to check) reaches the user.
+    #[test]
+    fn a_wrong_key_is_reported_as_a_key_problem_with_its_hint() {
+        let error: CommandError = minne::Error::WrongKey {
+            context: "personal".into(),
+            hint: "check MINNE_PASSPHRASE".into(),
+        }
+        .into();
+        assert_eq!(error.code, ErrorCode::Key);
+        assert!(
+            error.message.contains("MINNE_PASSPHRASE"),
             "{}",
             error.message
         );

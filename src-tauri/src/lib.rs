@@ -29,7 +29,15 @@ command_list![
     contexts::list_contexts,
     contexts::status,
     contexts::switch_context,
+    edit::edit_episode,
     episodes::list_episodes,
+    forget::preview_forget,
+    forget::forget,
+    mode::set_mode,
+    profile::profile,
+    profile::review_queue,
+    profile::review_confirm,
+    profile::review_reject,
     recall::recall,
 ];
 

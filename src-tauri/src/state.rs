@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use minne::clock::SystemClock;
 use minne::embed::{self, Embedder};
+use minne::keys::KeyConfig;
 use minne::settings::Settings;
 use minne::{ContextName, Engine};
 
@@ -34,6 +35,9 @@ impl AppState {
 #[derive(Debug)]
 pub struct Memory {
     data_dir: PathBuf,
+    /// Where each context's key comes from (keyring, key file, `MINNE_PASSPHRASE`), as for
+    /// the CLI.
+    keys: KeyConfig,
     embedder: Arc<dyn Embedder>,
     // The engine holds a SQLite connection: `Send` but not `Sync`, hence the mutex.
     current: Mutex<Current>,
@@ -50,9 +54,10 @@ impl Memory {
         let settings = Settings::from_env()?;
         let embedder = embed::load(&settings.models_dir, settings.model)?;
         let name = ContextName::new(ContextName::DEFAULT)?;
-        let engine = open_engine(&settings.data_dir, &name, &embedder)?;
+        let engine = open_engine(&settings.data_dir, &name, &settings.keys, &embedder)?;
         Ok(Memory {
             data_dir: settings.data_dir,
+            keys: settings.keys,
             embedder,
             current: Mutex::new(Current { name, engine }),
         })
@@ -61,6 +66,11 @@ impl Memory {
     /// The folder holding one database per context.
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
+    }
+
+    /// Where the contexts' keys come from.
+    pub fn keys(&self) -> &KeyConfig {
+        &self.keys
     }
 
     /// The embedding model's id.
@@ -81,12 +91,21 @@ impl Memory {
         Ok(f(&self.lock().engine)?)
     }
 
+    /// Runs `f` on the engine of the open context, for calls that change it (forget, mode,
+    /// review).
+    pub fn with_engine_mut<T>(
+        &self,
+        f: impl FnOnce(&mut Engine) -> minne::Result<T>,
+    ) -> Result<T, CommandError> {
+        Ok(f(&mut self.lock().engine)?)
+    }
+
     /// Opens `name` in place of the current context. On failure the current one stays open.
     pub fn switch(&self, name: &str) -> Result<ContextName, CommandError> {
         let name = ContextName::new(name)?;
         let mut current = self.lock();
         if current.name != name {
-            let engine = open_engine(&self.data_dir, &name, &self.embedder)?;
+            let engine = open_engine(&self.data_dir, &name, &self.keys, &self.embedder)?;
             *current = Current {
                 name: name.clone(),
                 engine,
@@ -105,7 +124,14 @@ impl Memory {
 fn open_engine(
     data_dir: &Path,
     name: &ContextName,
+    keys: &KeyConfig,
     embedder: &Arc<dyn Embedder>,
 ) -> minne::Result<Engine> {
-    Engine::open(data_dir, name, embedder.clone(), Arc::new(SystemClock))
+    Engine::open_with(
+        data_dir,
+        name,
+        keys,
+        embedder.clone(),
+        Arc::new(SystemClock),
+    )
 }

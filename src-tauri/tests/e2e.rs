@@ -4,7 +4,11 @@
 //! The test fills a temporary data folder through the real engine (a small transcript, the
 //! real embedding model), starts its own X server (`Xvfb`, unless `DISPLAY` is set) and
 //! `tauri-driver`, each in its own process group, and drives the app: the episode list, a
-//! recall, a context switch. Screenshots go to `$CARGO_TARGET_DIR/artifacts/e2e-*.png`.
+//! recall, a context switch; forgetting one memory, the last hour, a conversation and the
+//! whole context (the wider ones after a confirmation), each with its receipt; editing a
+//! memory in place; the review queue and the profile; the mode switch, with recall refused
+//! while paused. Screenshots go to
+//! `$CARGO_TARGET_DIR/artifacts/e2e-*.png`.
 //!
 //! Needs `scripts/setup-system.sh` (Xvfb, WebKitWebDriver, tauri-driver) and
 //! `scripts/setup-models.sh` (the embedding model). Run with
@@ -41,7 +45,19 @@ const SESSION_TIMEOUT: Duration = Duration::from_secs(45);
 /// The episode the recall must find, the unrelated one it must not prefer, and the query.
 const OFFSITE: &str = "We decided to hold the team offsite in Lisbon in the second week of May.";
 const RUNNING: &str = "I usually go for a 5 km run along the river before breakfast.";
+/// What the test rewrites the running routine to.
+const RUNNING_EDITED: &str = "I usually go for a 10 km run along the river after work.";
 const QUERY: &str = "Where is the team offsite this year?";
+/// The commitment the test forgets as one memory.
+const BUDGET: &str = "I'll send the quarterly budget report to Marta by Friday.";
+/// Written 20 minutes before the test: the only message "forget the last hour" reaches.
+const PASSPORT: &str = "Remind me to renew my passport before the trip.";
+/// The user's own statement (an active, stated fact) and reported words that disagree with it
+/// (a conflict in the review queue: reported words never replace the user's own silently).
+const TARTU: &str = "I live in Tartu.";
+/// The only message of a second conversation, forgotten as a whole conversation.
+const GARDEN: &str = "We should plant tomatoes in the garden this spring.";
+const OSLO_REPORTED: &str = "My brother wrote: \"I live in Oslo now.\"";
 
 /// One app window at a time: two WebKit processes on two cores would race the timeouts.
 static ONE_APP_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -188,6 +204,339 @@ async fn the_panel_lists_recalls_and_switches_context() {
 }
 
 #[tokio::test]
+async fn the_panel_forgets_reviews_and_pauses() {
+    let _one = ONE_APP_AT_A_TIME.lock().await;
+    let data = tempfile::tempdir().expect("a temp dir for the data");
+    let stored = prepare_memory(data.path());
+    let run = App::launch(data.path(), &[]).await;
+    run.wait(
+        "#episodes[data-state='ready'][data-context='personal']",
+        "the episodes of `personal`",
+    )
+    .await;
+
+    // 1. The profile holds what the user said outright, with its confidence and source; the
+    // reported words that disagree wait in the review queue as one conflict.
+    run.wait(
+        "#profile[data-state='ready'] .fact[data-attribute='location'][data-confidence='stated']",
+        "the stated location in the profile",
+    )
+    .await;
+    let location = run
+        .texts("#profile .fact[data-attribute='location'] .fact-value")
+        .await;
+    assert_eq!(location, ["Tartu"], "the user said “{TARTU}” outright");
+    let quotes = run
+        .texts("#profile .fact[data-attribute='location'] q")
+        .await;
+    assert_eq!(quotes, [TARTU], "the fact shows the words it rests on");
+    run.wait(
+        "#review[data-state='ready'] .review-item[data-kind='conflict']",
+        "the conflict in the review queue",
+    )
+    .await;
+    let values = run.texts("#review .review-item .fact-value").await;
+    assert_eq!(
+        values,
+        ["Oslo", "Tartu"],
+        "the conflict shows the reported value and the one held: {values:?}"
+    );
+    run.screenshot("panel").await;
+
+    // 2. Forgetting one memory: it leaves the list at once, the receipt counts one episode,
+    // and no confirmation is asked for a single item.
+    let budget = stored
+        .iter()
+        // Capture may append the resolved time of "by Friday" to the words.
+        .find(|e| e.text.starts_with(BUDGET.trim_end_matches('.')))
+        .expect("the budget commitment was captured as an episode");
+    run.click(&format!(
+        "#episodes li.episode[data-id='{}'] button[data-action='forget-episode']",
+        budget.id
+    ))
+    .await;
+    run.wait(
+        "#receipt[data-scope='episode']",
+        "the receipt of one memory",
+    )
+    .await;
+    assert_eq!(
+        run.attr("#receipt li[data-kind='episodes']", "data-count")
+            .await,
+        "1",
+        "the receipt counts the one episode forgotten"
+    );
+    assert!(
+        run.texts("#confirm[open]").await.is_empty(),
+        "one memory is forgotten without a confirmation"
+    );
+    let left = run
+        .wait_for_texts("#episodes .episode .text", "the list without it", |t| {
+            !t.iter().any(|x| x == &budget.text)
+        })
+        .await;
+    assert_eq!(
+        left.len(),
+        stored.len() - 1,
+        "exactly one memory left the list: {left:?}"
+    );
+    run.screenshot("forget-episode").await;
+
+    // 3. "Forget the last hour" asks first, with the counts; Cancel keeps everything.
+    let now = Utc::now();
+    let in_last_hour = stored
+        .iter()
+        .filter(|e| now - e.occurred_at < chrono::Duration::hours(1))
+        .count();
+    assert_eq!(
+        in_last_hour, 1,
+        "only the passport reminder was written in the last hour"
+    );
+    run.click("#forget-hour").await;
+    run.wait(
+        "#confirm[open][data-scope='last']",
+        "the confirmation dialog",
+    )
+    .await;
+    let question = run.texts("#confirm-detail").await.join(" ");
+    assert!(
+        question.contains("1 message") && question.contains(&format!("{in_last_hour} episode")),
+        "the dialog says what will go before it goes: {question:?}"
+    );
+    run.screenshot("confirm").await;
+    run.click("#confirm-cancel").await;
+    run.wait("#confirm:not([open])", "the dialog closed").await;
+    let kept = run.texts("#episodes .episode .text").await;
+    assert!(
+        kept.iter().any(|t| t == PASSPORT) && kept.len() == stored.len() - 1,
+        "Cancel forgets nothing: {kept:?}"
+    );
+
+    // Confirmed, the last hour goes, and only it.
+    run.click("#forget-hour").await;
+    run.wait(
+        "#confirm[open][data-scope='last']",
+        "the confirmation dialog",
+    )
+    .await;
+    run.click("#confirm-ok").await;
+    run.wait(
+        "#receipt[data-scope='time_range']",
+        "the receipt of the last hour",
+    )
+    .await;
+    assert_eq!(
+        run.attr("#receipt li[data-kind='messages']", "data-count")
+            .await,
+        "1",
+        "one message was written in the last hour"
+    );
+    assert_eq!(
+        run.attr("#receipt li[data-kind='episodes']", "data-count")
+            .await,
+        in_last_hour.to_string(),
+        "its episodes went with it"
+    );
+    let range = run.texts("#receipt .receipt-range").await.join(" ");
+    assert!(
+        range.contains("written at"),
+        "the receipt gives the time of what went: {range:?}"
+    );
+    let left = run
+        .wait_for_texts(
+            "#episodes .episode .text",
+            "the list without the last hour",
+            |t| !t.iter().any(|x| x == PASSPORT),
+        )
+        .await;
+    assert_eq!(
+        left.len(),
+        stored.len() - 2,
+        "the older memories stay: {left:?}"
+    );
+    run.screenshot("forget-hour").await;
+
+    // 4. Confirming the conflict: the user's choice becomes the confirmed, current value.
+    run.click("#review .review-item[data-kind='conflict'] button[data-action='confirm']")
+        .await;
+    run.wait("#review[data-state='empty']", "the emptied review queue")
+        .await;
+    run.wait(
+        "#profile[data-state='ready'] .fact[data-attribute='location'][data-confidence='confirmed']",
+        "the confirmed location",
+    )
+    .await;
+    let location = run
+        .texts("#profile .fact[data-attribute='location'] .fact-value")
+        .await;
+    assert_eq!(
+        location,
+        ["Oslo"],
+        "confirming a conflict takes the new value, confirmed by the user"
+    );
+    run.screenshot("review").await;
+
+    // 4b. Editing a memory in place: new words, same place in the list, a receipt.
+    let running = stored
+        .iter()
+        .find(|e| e.text == RUNNING)
+        .expect("the running routine was captured as an episode");
+    let row = format!("#episodes li.episode[data-id='{}']", running.id);
+    run.click(&format!("{row} button[data-action='edit']"))
+        .await;
+    let area = run
+        .wait(&format!("{row} textarea.edit-text"), "the editor")
+        .await;
+    area.clear().await.expect("clearing the editor");
+    area.send_keys(RUNNING_EDITED)
+        .await
+        .expect("typing the new words");
+    run.screenshot("edit").await;
+    run.click(&format!("{row} button[data-action='edit-save']"))
+        .await;
+    run.wait("#receipt[data-scope='edit']", "the receipt of the edit")
+        .await;
+    let edited = run
+        .wait_for_texts(&format!("{row} .text"), "the edited words", |t| {
+            t == [RUNNING_EDITED]
+        })
+        .await;
+    assert_eq!(
+        edited,
+        [RUNNING_EDITED],
+        "the memory keeps its id and shows the new words"
+    );
+    let all = run.texts("#episodes .episode .text").await;
+    assert!(
+        !all.iter().any(|t| t == RUNNING) && all.len() == stored.len() - 2,
+        "the old words are gone and no memory was added or lost: {all:?}"
+    );
+
+    // 4c. Forgetting a conversation asks first, then takes that conversation and nothing else.
+    let garden = stored
+        .iter()
+        .find(|e| e.text == GARDEN)
+        .expect("the garden plan was captured as an episode");
+    let in_garden_session = stored
+        .iter()
+        .filter(|e| e.session_id == garden.session_id)
+        .count();
+    run.click(&format!(
+        "#episodes li.episode[data-id='{}'] button[data-action='forget-session']",
+        garden.id
+    ))
+    .await;
+    run.wait(
+        "#confirm[open][data-scope='session']",
+        "the confirmation dialog",
+    )
+    .await;
+    run.click("#confirm-ok").await;
+    run.wait(
+        "#receipt[data-scope='session']",
+        "the receipt of the conversation",
+    )
+    .await;
+    assert_eq!(
+        run.attr("#receipt li[data-kind='sessions']", "data-count")
+            .await,
+        "1",
+        "the conversation itself went"
+    );
+    assert_eq!(
+        run.attr("#receipt li[data-kind='episodes']", "data-count")
+            .await,
+        in_garden_session.to_string(),
+        "with every memory from it"
+    );
+    let left = run
+        .wait_for_texts("#episodes .episode .text", "the list without it", |t| {
+            !t.iter().any(|x| x == GARDEN)
+        })
+        .await;
+    assert_eq!(
+        left.len(),
+        stored.len() - 2 - in_garden_session,
+        "the other conversation stays: {left:?}"
+    );
+
+    // 5. Paused: the banner says so, and recall is refused in plain words, not as a failure.
+    run.click("#mode button[data-mode='paused']").await;
+    run.wait("#paused-banner:not([hidden])", "the paused banner")
+        .await;
+    run.wait(
+        "#mode button[data-mode='paused'][aria-pressed='true']",
+        "paused marked",
+    )
+    .await;
+    let input = run.wait("#search-input", "the search box").await;
+    input
+        .send_keys(QUERY)
+        .await
+        .expect("typing into the search box");
+    run.click("#search-button").await;
+    run.wait(
+        "#recall[data-state='refused']",
+        "recall refused while paused",
+    )
+    .await;
+    let refusal = run.texts("#recall").await.join(" ");
+    assert!(
+        refusal.contains("paused") && refusal.contains("Remember") && !refusal.contains('`'),
+        "the refusal says why and what to do, in the panel's words: {refusal:?}"
+    );
+    run.assert_no_error().await;
+    run.screenshot("paused").await;
+
+    // Resuming brings recall back, with its explanation.
+    run.click("#resume").await;
+    run.wait("#paused-banner[hidden]", "the banner gone").await;
+    run.wait("#recall[data-state='ready']", "recall answering again")
+        .await;
+    let hits = run.texts("#recall .hit .text").await;
+    assert_eq!(
+        hits.first().map(String::as_str),
+        Some(OFFSITE),
+        "the offsite decision answers again: {hits:?}"
+    );
+    assert_eq!(
+        run.texts("#recall details.explain summary").await,
+        ["Why these results?"],
+        "recall offers its explanation"
+    );
+
+    // 6. Forgetting the whole context asks first, then leaves nothing, the profile included.
+    run.click("#forget-context").await;
+    run.wait(
+        "#confirm[open][data-scope='context']",
+        "the confirmation dialog",
+    )
+    .await;
+    run.click("#confirm-ok").await;
+    run.wait(
+        "#receipt[data-scope='context']",
+        "the receipt of the context",
+    )
+    .await;
+    assert_eq!(
+        run.attr("#receipt li[data-kind='episodes']", "data-count")
+            .await,
+        (stored.len() - 2 - in_garden_session).to_string(),
+        "every memory that was left went"
+    );
+    run.wait(
+        "#episodes[data-state='empty'][data-context='personal']",
+        "the empty context",
+    )
+    .await;
+    run.wait("#profile[data-state='empty']", "the empty profile")
+        .await;
+    run.assert_no_error().await;
+    run.screenshot("forget-context").await;
+    run.close().await;
+}
+
+#[tokio::test]
 async fn the_panel_says_why_the_memory_cannot_open() {
     let _one = ONE_APP_AT_A_TIME.lock().await;
     let data = tempfile::tempdir().expect("a temp dir for the data");
@@ -227,30 +576,39 @@ fn prepare_memory(data_dir: &Path) -> Vec<EpisodeView> {
 
     // Recent times, so the test does not depend on today's date; written in UTC+1.
     let cet = FixedOffset::east_opt(3600).expect("UTC+1");
-    let at = |hours_ago: i64| (Utc::now() - chrono::Duration::hours(hours_ago)).with_timezone(&cet);
+    let at = |minutes_ago: i64| {
+        (Utc::now() - chrono::Duration::minutes(minutes_ago)).with_timezone(&cet)
+    };
     let messages = [
-        (72, "user", RUNNING),
+        (72 * 60, "user", RUNNING),
+        (50 * 60, "user", TARTU),
+        (48 * 60, "user", BUDGET),
+        (30 * 60, "user", OSLO_REPORTED),
+        (26 * 60, "user", OFFSITE),
         (
-            48,
-            "user",
-            "I'll send the quarterly budget report to Marta by Friday.",
+            25 * 60,
+            "assistant",
+            "Noted. Do you want me to look at flights?",
         ),
-        (26, "user", OFFSITE),
-        (25, "assistant", "Noted. Do you want me to look at flights?"),
         (
-            3,
+            3 * 60,
             "user",
             "Actually, my sister's name is Ingrid, not Inga. I told you before.",
         ),
+        (20, "user", PASSPORT),
     ];
     let transcript = serde_json::json!({
         "sessions": [{
             "id": "e2e-s1",
-            "messages": messages.iter().map(|(hours, role, text)| serde_json::json!({
+            "messages": messages.iter().map(|(minutes, role, text)| serde_json::json!({
                 "role": role,
                 "text": text,
-                "timestamp": at(*hours).to_rfc3339(),
+                "timestamp": at(*minutes).to_rfc3339(),
             })).collect::<Vec<_>>(),
+        }, {
+            // A second, older conversation: the one the test forgets whole.
+            "id": "e2e-s2",
+            "messages": [{ "role": "user", "text": GARDEN, "timestamp": at(5 * 24 * 60).to_rfc3339() }],
         }]
     });
     // Outside the data folder; the panel shows the file's name as the episodes' source.
@@ -266,7 +624,7 @@ fn prepare_memory(data_dir: &Path) -> Vec<EpisodeView> {
         .expect("importing the transcript");
     assert_eq!(
         report.messages_added,
-        messages.len(),
+        messages.len() + 1,
         "every message of the transcript is new"
     );
     let episodes = engine.list_episodes(100, 0).expect("listing episodes");
@@ -327,6 +685,14 @@ impl App {
 
     async fn click(&self, css: &str) {
         let element = self.wait(css, "a control to click").await;
+        // Into the middle of its scrolling column, as a user would scroll before clicking.
+        let _ = self
+            .c
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'});",
+                vec![serde_json::to_value(&element).expect("an element as a script argument")],
+            )
+            .await;
         if let Err(e) = element.click().await {
             self.fail(&format!("cannot click `{css}`: {e}")).await;
         }
@@ -345,7 +711,76 @@ impl App {
         out
     }
 
+    /// Polls the texts under `css` until `ok` holds (a list re-renders after each change).
+    async fn wait_for_texts(
+        &self,
+        css: &str,
+        what: &str,
+        ok: impl Fn(&[String]) -> bool,
+    ) -> Vec<String> {
+        let deadline = Instant::now() + UI_TIMEOUT;
+        loop {
+            // A re-render between finding and reading leaves stale elements: read again.
+            if let Ok(texts) = self.try_texts(css).await
+                && ok(&texts)
+            {
+                return texts;
+            }
+            if Instant::now() >= deadline {
+                let shown = self.try_texts(css).await.unwrap_or_default();
+                self.fail(&format!("{what}: `{css}` showed {shown:?}"))
+                    .await;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn try_texts(&self, css: &str) -> Result<Vec<String>, fantoccini::error::CmdError> {
+        let mut out = Vec::new();
+        for element in self.c.find_all(Locator::Css(css)).await? {
+            out.push(element.text().await?);
+        }
+        Ok(out)
+    }
+
+    /// The attribute `name` of the first element under `css`.
+    async fn attr(&self, css: &str, name: &str) -> String {
+        let element = self.wait(css, "an element to read").await;
+        match element.attr(name).await {
+            Ok(Some(value)) => value,
+            other => {
+                self.fail(&format!("`{css}` has no {name}: {other:?}"))
+                    .await
+            }
+        }
+    }
+
+    /// The error banner stayed hidden.
+    async fn assert_no_error(&self) {
+        let error = self.wait("#error", "the error banner").await;
+        assert!(
+            error
+                .attr("hidden")
+                .await
+                .expect("reading #error")
+                .is_some(),
+            "no error was shown along the way: {:?}",
+            error.text().await
+        );
+    }
+
     async fn screenshot(&self, name: &str) -> PathBuf {
+        // WebKit's snapshot can show the frame before the latest DOM change: wait for two
+        // animation frames, so the picture shows what the assertions just saw.
+        let _ = self
+            .c
+            .execute_async(
+                "const done = arguments[0]; \
+                 requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+                vec![],
+            )
+            .await;
+        tokio::time::sleep(Duration::from_millis(150)).await;
         let png = self.c.screenshot().await.expect("taking a screenshot");
         let dir = artifacts_dir();
         std::fs::create_dir_all(&dir).expect("creating the artifacts folder");

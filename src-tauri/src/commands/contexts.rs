@@ -18,6 +18,8 @@ pub struct Status {
     pub data_dir: PathBuf,
     /// The embedding model's id.
     pub model: String,
+    /// The open context's mode: `remember`, `recall_only` or `paused`.
+    pub mode: minne::mode::Mode,
     /// What waits for capture and the latest capture job (issue 3: status visible in the app).
     pub capture: minne::capture::job::CaptureStatus,
 }
@@ -25,10 +27,14 @@ pub struct Status {
 /// The contexts under the data folder, sorted by name, with their episode counts.
 #[tauri::command]
 pub async fn list_contexts(state: State<'_, AppState>) -> Result<Vec<ContextInfo>, CommandError> {
-    Ok(minne::list_contexts(state.memory()?.data_dir())?)
+    let memory = state.memory()?;
+    Ok(minne::context::list_contexts_with(
+        memory.data_dir(),
+        memory.keys(),
+    )?)
 }
 
-/// The open context, the data folder and the model.
+/// The open context, its mode, the data folder, the model and the capture status.
 #[tauri::command]
 pub async fn status(state: State<'_, AppState>) -> Result<Status, CommandError> {
     let memory = state.memory()?;
@@ -36,6 +42,7 @@ pub async fn status(state: State<'_, AppState>) -> Result<Status, CommandError> 
         context: memory.context(),
         data_dir: memory.data_dir().to_path_buf(),
         model: memory.model_id().to_string(),
+        mode: memory.with_engine(|engine| engine.mode())?,
         capture: memory.with_engine(|engine| engine.capture_status(1))?,
     })
 }

@@ -2,5 +2,9 @@
 //! call; the memory logic lives in the engine.
 
 pub mod contexts;
+pub mod edit;
 pub mod episodes;
+pub mod forget;
+pub mod mode;
+pub mod profile;
 pub mod recall;
