@@ -56,10 +56,16 @@ fn locomo_conv26_single_hop_evidence_is_recalled() {
             .flat_map(|e| normalise_evidence(e))
             .collect();
         // Ranking quality before any threshold: the top 10 by score.
+        // No threshold and no abstention rule: this measures the ranking alone.
+        let base = RecallQuery::new(&q.question);
         let query = RecallQuery {
             k: 10,
             threshold: f64::NEG_INFINITY,
-            ..RecallQuery::new(&q.question)
+            ranking: minne::recall::Ranking {
+                abstain: None,
+                ..base.ranking
+            },
+            ..base
         };
         let hits = engine.recall(&query).unwrap();
         assert_eq!(hits.len(), 10, "without a threshold recall fills k");

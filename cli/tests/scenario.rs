@@ -24,6 +24,7 @@ const CASES: &str = r#"{"schema_version": 1, "conventions": {}, "cases": [{
     {"id": "T-1.page", "type": "inspect", "at": "2025-05-07T08:00:00+02:00", "scope": "all", "page": {"page_size": 1}},
     {"id": "T-1.scan", "type": "raw_store_scan", "at": "2025-05-07T08:00:00+02:00", "stores": ["fact_store", "caches"]},
     {"id": "T-1.profile", "type": "inspect", "at": "2025-05-07T08:00:00+02:00", "scope": "entity:Jonas"},
+    {"id": "T-1.tags", "type": "inspect", "at": "2025-05-07T08:00:00+02:00", "scope": "tag:health"},
     {"id": "T-1.after", "type": "recall", "at": "2025-05-09T08:00:00+02:00", "query": "coffee?"}
   ]}]}"#;
 
@@ -41,7 +42,7 @@ fn scenario_run_observes_what_minne_can_and_leaves_out_the_rest() {
         .arg(&out)
         .assert()
         .success()
-        .stderr(predicate::str::contains("left out T-1.profile"));
+        .stderr(predicate::str::contains("left out T-1.tags"));
     let observed: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let keys: Vec<&str> = observed
         .as_object()
@@ -51,8 +52,25 @@ fn scenario_run_observes_what_minne_can_and_leaves_out_the_rest() {
         .collect();
     assert_eq!(
         keys,
-        ["T-1.ack", "T-1.page", "T-1.recall", "T-1.scan"],
-        "no per-entity listing yet, and nothing after an unsupported edit: both MISSING"
+        [
+            "T-1.ack",
+            "T-1.after",
+            "T-1.page",
+            "T-1.profile",
+            "T-1.recall",
+            "T-1.scan"
+        ],
+        "Minne has no tags, so that listing is left out (MISSING); everything else is observed"
+    );
+    assert_eq!(
+        observed["T-1.profile"]["items"].as_array().map(Vec::len),
+        Some(0),
+        "nobody named Jonas was mentioned"
+    );
+    let after = observed["T-1.after"]["items"].to_string();
+    assert!(
+        !after.contains("black"),
+        "the edit replaced the words; the old ones never come back: {after}"
     );
     assert!(
         observed["T-1.ack"]["stored_items"]

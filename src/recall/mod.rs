@@ -28,6 +28,7 @@ pub mod cache;
 mod conflict;
 mod fusion;
 mod lexical;
+mod profile;
 pub mod prompt;
 
 use std::collections::HashMap;
@@ -650,7 +651,7 @@ impl Engine {
         timings.lexical_ms = ms(lap);
         let lap = Instant::now();
 
-        let own = fusion::fuse(
+        let mut own = fusion::fuse(
             ranking.fusion,
             ranking.dense,
             ranking.lexical,
@@ -658,6 +659,17 @@ impl Engine {
             &lexical,
             scale,
         );
+        // A question about the user's own profile lifts the sources of its active facts
+        // (profile.rs): consolidation already knows which episode says where they work now.
+        let asked = profile::asked_attributes(&query.text, people);
+        if !asked.is_empty() {
+            let sources = profile::supporting_episodes(self.store.conn(), &asked)?;
+            for (c, r) in candidates.iter().zip(own.iter_mut()) {
+                if sources.contains(&c.id) {
+                    *r = r.max(profile::FACT_RELEVANCE);
+                }
+            }
+        }
 
         // Neighbour propagation over turns: the best relevance of each (session, seq).
         let turn_count = candidates.iter().map(|c| c.turn + 1).max().unwrap_or(0);

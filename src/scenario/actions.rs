@@ -35,7 +35,12 @@ impl CaseRun<'_> {
                     }
                 }
                 self.report.notes.push(format!(
-                    "delete_memory `{needle}`: {deleted} episodes forgotten"
+                    "delete_memory `{needle}`: {deleted} {}",
+                    if deleted == 1 {
+                        "episode forgotten"
+                    } else {
+                        "episodes forgotten"
+                    }
                 ));
                 Ok(())
             }
@@ -178,9 +183,14 @@ impl CaseRun<'_> {
                 edited += 1;
             }
         }
-        self.report
-            .notes
-            .push(format!("edit_memory `{needle}`: {edited} episodes edited"));
+        self.report.notes.push(format!(
+            "edit_memory `{needle}`: {edited} {}",
+            if edited == 1 {
+                "episode edited"
+            } else {
+                "episodes edited"
+            }
+        ));
         Ok(())
     }
 

@@ -1,0 +1,105 @@
+//! Questions about the user's own profile reach the facts consolidation holds (issue 5, facts
+//! in recall). "Where do I work right now?" shares no word with "today was my first day as
+//! production coordinator at Bryggverket", and a dense model may rank small talk above it; but
+//! consolidation already knows that episode is the source of the active `employer` fact. So a
+//! first-person question that asks about a profile attribute lifts the episodes that support
+//! that attribute's *active* facts to at least [`FACT_RELEVANCE`]. Superseded facts lift
+//! nothing: the old employer is never pushed up as the current one.
+
+use std::collections::HashSet;
+
+use rusqlite::Connection;
+
+use crate::error::Result;
+
+/// The relevance (0..1, the fused scale) given to an episode that supports an active fact of
+/// the attribute a first-person question asks about: above every calibrated threshold's
+/// relevance share (0.36 MiniLM, 0.53 e5 on the total score, which weighs relevance 0.8).
+pub(crate) const FACT_RELEVANCE: f64 = 0.75;
+
+/// Question words that ask about an attribute, en/sv/da, lowercased whole words, with the
+/// fact attributes (consolidation's keys) they ask about.
+#[rustfmt::skip]
+const ASKS: &[(&[&str], &[&str])] = &[
+    (&["work", "job", "employer", "employed", "company", "workplace", "occupation", "profession",
+       "jobb", "jobbar", "arbetar", "arbete", "arbetsgivare", "yrke", "arbejde", "arbejder",
+       "arbejdsgiver", "firma", "stilling"],
+     &["employer", "role"]),
+    (&["live", "living", "lives", "hometown", "moved", "bor", "bodde", "flyttade", "flyttede",
+       "boede"],
+     &["location"]),
+    (&["name", "called", "heter", "namn", "hedder", "navn"], &["name"]),
+    (&["allergic", "allergy", "allergies", "allergisk", "allergi", "allergier"], &["allergy"]),
+    (&["diet", "vegan", "vegetarian", "eat", "kost", "äter", "spiser"], &["diet", "allergy"]),
+    (&["timezone", "tidszon", "tidszone"], &["timezone"]),
+    (&["pet", "pets", "dog", "cat", "husdjur", "hund", "katt", "kæledyr", "kat"], &["pet"]),
+];
+
+/// Words that make a question about the asker.
+#[rustfmt::skip]
+const ASKER: &[&str] = &[
+    "i", "my", "me", "i'm", "jag", "min", "mitt", "mina", "mig", "jeg", "mit", "mine",
+];
+
+/// The fact attributes a question asks about, when it is about the asker and names nobody
+/// else; empty otherwise.
+pub(crate) fn asked_attributes(query: &str, people: &[String]) -> Vec<&'static str> {
+    if !people.is_empty() {
+        return Vec::new();
+    }
+    let words: Vec<String> = query
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().replace('’', "'"))
+        .collect();
+    if !words.iter().any(|w| ASKER.contains(&w.as_str())) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (cues, attributes) in ASKS {
+        if words.iter().any(|w| cues.contains(&w.as_str())) {
+            out.extend(attributes.iter().copied());
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The episodes that support an active (not superseded, not rejected, not merely inferred)
+/// fact of one of `attributes`. Errors: database errors.
+pub(crate) fn supporting_episodes(conn: &Connection, attributes: &[&str]) -> Result<HashSet<i64>> {
+    let mut out = HashSet::new();
+    if attributes.is_empty() {
+        return Ok(out);
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.episode_id FROM facts f JOIN fact_sources s ON s.fact_id = f.id
+         WHERE f.attribute = ?1 AND f.status = 'active' AND f.confidence <> 'inferred'",
+    )?;
+    for attribute in attributes {
+        let rows = stmt.query_map([attribute], |r| r.get::<_, i64>(0))?;
+        for row in rows {
+            out.insert(row?);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_person_questions_name_their_attribute() {
+        assert_eq!(
+            asked_attributes("Where do I work right now?", &[]),
+            ["employer", "role"]
+        );
+        assert_eq!(asked_attributes("Var bor jag?", &[]), ["location"]);
+        assert_eq!(asked_attributes("Hvad hedder jeg?", &[]), ["name"]);
+        // About someone else, or about nobody: nothing is routed.
+        assert!(asked_attributes("Where does Jonas work?", &["jonas".into()]).is_empty());
+        assert!(asked_attributes("Where is the work party?", &[]).is_empty());
+    }
+}
