@@ -8,18 +8,16 @@ use sha2::{Digest, Sha256};
 
 use crate::capture::job::CaptureReason;
 use crate::clock::Clock;
-use crate::context::{ContextName, ensure_data_dir};
+use crate::context::{ContextName, ensure_data_dir_with};
 use crate::embed::Embedder;
 use crate::episodes::{self, EpisodeView};
 use crate::error::{Error, Result};
 use crate::import::transcript::hex;
 use crate::import::{self, ImportOptions, ImportProgress, ImportReport, NewSession, ParsedSession};
+use crate::keys::KeyConfig;
 use crate::llm::ChatModel;
 use crate::model::Role;
-use crate::store::{Store, fmt_fixed, fmt_utc, vector_to_blob};
-
-/// Episodes embedded per embedding transaction (and per model call).
-const EMBED_BATCH: usize = 64;
+use crate::store::{Store, fmt_fixed, fmt_utc};
 
 /// One open context: its store, the embedder and the clock handed in by the front end.
 #[derive(Debug)]
@@ -35,31 +33,59 @@ impl Engine {
     /// Opens `context` under `data_dir`, creating the data dir and the built-in contexts
     /// (`work`, `personal`) on first use. Errors: [`Error::UnknownContext`] for a context
     /// that was never created, [`Error::Io`] / [`Error::Database`] for file trouble.
+    /// Each context is encrypted with the default key configuration
+    /// ([`KeyConfig::default`]); [`Engine::open_with`] takes the one from the settings.
     pub fn open(
         data_dir: &Path,
         context: &ContextName,
         embedder: Arc<dyn Embedder>,
         clock: Arc<dyn Clock>,
     ) -> Result<Engine> {
-        ensure_data_dir(data_dir)?;
+        Engine::open_with(data_dir, context, &KeyConfig::default(), embedder, clock)
+    }
+
+    /// [`Engine::open`] with the contexts' keys found and made as `keys` says
+    /// (`Settings::keys`; see [`crate::keys`]). Errors also: [`Error::WrongKey`] (nothing
+    /// written), [`Error::KeyMissing`], [`Error::KeyStore`].
+    pub fn open_with(
+        data_dir: &Path,
+        context: &ContextName,
+        keys: &KeyConfig,
+        embedder: Arc<dyn Embedder>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Engine> {
+        ensure_data_dir_with(data_dir, keys)?;
         let path = context.db_path(data_dir);
         if !path.exists() {
             return Err(Error::UnknownContext(context.to_string()));
         }
-        let store = Store::open(&path)?;
-        Ok(Engine {
+        let store = Store::open_with(&path, keys)?;
+        let mut engine = Engine {
             store,
             context: context.clone(),
             embedder,
             clock,
             llm: None,
-        })
+        };
+        // The nightly consolidation (seed 004) when the last run is a day old. Opening must
+        // not fail for it: the next capture or open tries again.
+        if let Err(e) = engine.consolidate_if_due() {
+            tracing::warn!(error = %e, context = %context, "nightly consolidation failed");
+        }
+        Ok(engine)
     }
 
     /// Lets capture use an LLM (`None`: the rules only). With one set, capture asks it per
     /// window of messages, verifies every quote, and falls back to the rules on any error.
     pub fn set_llm(&mut self, llm: Option<Arc<dyn ChatModel>>) {
         self.llm = llm;
+    }
+
+    /// A note for the user about where the context keys are kept (no OS keyring was
+    /// reachable, so a key file was made), returned once per key dir and then never again.
+    /// The front ends print it (the CLI on stderr).
+    pub fn take_key_notice(&mut self) -> Option<String> {
+        self.store.take_notice()
     }
 
     /// The open context.
@@ -127,6 +153,14 @@ impl Engine {
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
         let mut sessions = sessions.to_vec();
         let (messages_truncated, messages_cleaned) = import::sanitise(&mut sessions);
+        // A clock a little off is normal; a message dated later than that is kept as given
+        // (its own time is the truth we have) but reported, since its age reads as negative.
+        let latest_plausible = self.clock.now() + chrono::Duration::minutes(FUTURE_SLACK_MINUTES);
+        let messages_in_future = sessions
+            .iter()
+            .flat_map(|s| &s.messages)
+            .filter(|m| m.sent_at.to_utc() > latest_plausible)
+            .count();
         let (sessions_added, messages_added) = self.store_sessions(&sessions, source)?;
         let job = self.run_capture(CaptureReason::Import, progress)?;
         let episodes_added = job.as_ref().map_or(0, |j| j.episodes_added as usize);
@@ -138,6 +172,8 @@ impl Engine {
             episodes_added,
             messages_truncated,
             messages_cleaned,
+            messages_in_future,
+            commands: job.map(|j| j.commands).unwrap_or_default(),
         })
     }
 
@@ -219,61 +255,55 @@ impl Engine {
 
     /// Embeds every episode that has no vector from the current model, in batches, then
     /// drops vectors of other models so they are never mixed. Returns the vectors added.
+    /// (The work is in `embed::reembed`, shared with [`Engine::ensure_embedded`].)
     pub fn embed_pending(&mut self, progress: &mut dyn FnMut(ImportProgress)) -> Result<usize> {
         let model = self.embedder.model_id().to_string();
-        let pending_sql = "FROM episodes e WHERE NOT EXISTS
-             (SELECT 1 FROM embeddings x WHERE x.episode_id = e.id AND x.model_id = ?1)";
-        let total = self.store.conn().query_row(
-            &format!("SELECT count(*) {pending_sql}"),
-            [&model],
-            |r| r.get::<_, i64>(0),
-        )? as usize;
-        let mut done = 0;
-        while done < total {
-            let batch: Vec<(i64, String)> = {
-                let mut stmt = self.store.conn().prepare(&format!(
-                    "SELECT e.id, e.text {pending_sql} ORDER BY e.id LIMIT ?2"
-                ))?;
-                let rows = stmt.query_map(params![model, EMBED_BATCH as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })?;
-                rows.collect::<rusqlite::Result<_>>()?
-            };
-            if batch.is_empty() {
-                break;
-            }
-            let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
-            let vectors = self.embedder.embed_passages(&texts)?;
-            if vectors.len() != batch.len() {
-                return Err(Error::Embedding(format!(
-                    "the model returned {} vectors for {} texts",
-                    vectors.len(),
-                    batch.len()
-                )));
-            }
-            let tx = self
-                .store
-                .conn_mut()
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            for ((id, _), v) in batch.iter().zip(&vectors) {
-                tx.execute(
-                    "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector) VALUES (?1, ?2, ?3, ?4)",
-                    params![id, model, v.len() as i64, vector_to_blob(v)],
-                )?;
-            }
-            tx.commit()?;
-            done += batch.len();
-            progress(ImportProgress::Embedded {
-                done: done.min(total),
-                total,
-            });
-        }
-        self.store
-            .conn()
-            .execute("DELETE FROM embeddings WHERE model_id != ?1", [&model])?;
-        Ok(done)
+        self.embed_missing(&model, progress)
     }
 }
+
+/// The dedupe key message `message_id` should carry for its current words, recomputed after
+/// its text changed (an edit, or a forget that cut one episode's words out): a message with an
+/// id from its source keeps its id-based key; any other gets the key of (session, role, time,
+/// words), so re-importing an export written after the change adds nothing.
+/// Errors: [`Error::Sqlite`] when the message is gone or unreadable.
+pub(crate) fn dedupe_key_of(tx: &rusqlite::Transaction<'_>, message_id: i64) -> Result<String> {
+    let (session_key, external_id, role, text, sent_at, offset): (
+        String,
+        Option<String>,
+        String,
+        String,
+        String,
+        i32,
+    ) = tx.query_row(
+        "SELECT s.external_id, m.external_id, m.role, m.text, m.sent_at, m.utc_offset_s
+           FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?1",
+        [message_id],
+        |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        },
+    )?;
+    if let Some(id) = external_id {
+        return Ok(dedupe_key(&session_key, Role::Tool, "external-id", &id));
+    }
+    let role: Role = role.parse()?;
+    let offset = chrono::FixedOffset::east_opt(offset).ok_or_else(|| {
+        Error::InvalidInput(format!("stored UTC offset {offset} s is out of range"))
+    })?;
+    let sent_at = crate::store::parse_utc(&sent_at)?.with_timezone(&offset);
+    Ok(dedupe_key(&session_key, role, &fmt_fixed(sent_at), &text))
+}
+
+/// How far past the engine's clock a message may be dated before an import reports it as
+/// dated in the future (minutes): clocks on two devices differ by a little.
+const FUTURE_SLACK_MINUTES: i64 = 10;
 
 /// The key that makes re-imports idempotent: the same session, role, time and words are the
 /// same message.

@@ -24,8 +24,17 @@ struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     models_dir: Option<PathBuf>,
 
-    /// The context to use: `work`, `personal` or one you created.
-    #[arg(long, short = 'c', global = true, env = "MINNE_CONTEXT", default_value = minne::ContextName::DEFAULT)]
+    /// The context to use: `work`, `personal` or one you created [env: MINNE_CONTEXT;
+    /// default: personal].
+    #[arg(
+        long,
+        short = 'c',
+        global = true,
+        env = "MINNE_CONTEXT",
+        hide_env = true,
+        default_value = minne::ContextName::DEFAULT,
+        hide_default_value = true
+    )]
     context: String,
 
     #[command(subcommand)]
@@ -38,10 +47,16 @@ enum Command {
     Import(commands::import::Args),
     /// Recall the memories most relevant to a query (top k that clear a threshold).
     Recall(commands::recall::Args),
-    /// List episodes, newest first.
+    /// List episodes, newest first, or what was said in a window (--from, --to).
     List(commands::list::Args),
-    /// Forget an episode and everything derived from it.
+    /// Rewrite a memory's words; the old words leave the store.
+    Edit(commands::edit::Args),
+    /// Forget memories for good, with everything derived from them: one episode (--id), a
+    /// session, the last 30m/1h/2d (--last), a time range (--from, --to), a topic, the whole
+    /// context or every context.
     Forget(commands::forget::Args),
+    /// The session-start block: profile, procedures, open items, recent sessions, in a budget.
+    Context(commands::context::Args),
     /// List the contexts and how many episodes each holds.
     Contexts(commands::contexts::Args),
     /// Export the context as JSON (re-importable) or Markdown.
@@ -50,6 +65,8 @@ enum Command {
     Mode(commands::mode::Args),
     /// Show what the context holds and where capture stands.
     Status(commands::status::Args),
+    /// Encryption keys: where they live, rotation, passphrase mode.
+    Key(commands::key::Args),
     /// Capture waiting messages now (a checkpoint), resuming an interrupted job.
     Capture(commands::capture::Args),
     /// Measure retrieval (LoCoMo, LongMemEval) or capture on labelled data.
@@ -64,9 +81,12 @@ enum Command {
     Facts(commands::facts::Args),
     /// List the review queue, or confirm, reject or edit an entry.
     Review(commands::review::Args),
+    /// Serve the memory to an assistant over MCP (stdio): remember, recall, forget, list, status.
+    Mcp(commands::mcp::Args),
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -86,6 +106,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Makes a closed pipe end the process quietly, as it does for other Unix tools
+/// (`minne recall x | head -1` exits with status 141), instead of `println!` panicking with
+/// "failed printing to stdout: Broken pipe". Rust starts programs with SIGPIPE ignored.
+#[cfg(unix)]
+#[allow(unsafe_code)] // one libc call, the only way to reset a signal disposition
+fn restore_default_sigpipe() {
+    // SAFETY: `signal` with SIG_DFL installs no handler code; it runs before any other thread
+    // exists, so nothing races on the disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn restore_default_sigpipe() {}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     let mut settings = minne::settings::Settings::from_env()?;
     if let Some(dir) = cli.data_dir {
@@ -102,9 +138,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Import(args) => commands::import::run(&env, args),
         Command::Recall(args) => commands::recall::run(&env, args),
         Command::List(args) => commands::list::run(&env, args),
+        Command::Edit(args) => commands::edit::run(&env, args),
         Command::Forget(args) => commands::forget::run(&env, args),
+        Command::Context(args) => commands::context::run(&env, args),
         Command::Contexts(args) => commands::contexts::run(&env, args),
         Command::Status(args) => commands::status::run(&env, args),
+        Command::Key(args) => commands::key::run(&env, args),
         Command::Mode(args) => commands::mode::run(&env, args),
         Command::Export(args) => commands::export::run(&env, args),
         Command::Capture(args) => commands::capture::run(&env, args),
@@ -114,5 +153,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Profile(args) => commands::profile::run(&env, args),
         Command::Facts(args) => commands::facts::run(&env, args),
         Command::Review(args) => commands::review::run(&env, args),
+        Command::Mcp(args) => commands::mcp::run(&env, args),
     }
 }

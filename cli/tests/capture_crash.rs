@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use assert_cmd::cargo::CommandCargoExt;
-use rusqlite::{Connection, OpenFlags};
 
 fn locomo() -> Option<PathBuf> {
     let path =
@@ -30,9 +29,15 @@ fn import_args(file: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The context's database, opened with its key as the CLI stored it (keys beside the data
+/// dir: `<data dir>.keys`, see minne::keys).
+fn open_db(db: &Path) -> rusqlite::Connection {
+    minne::keys::open_connection(db, &minne::keys::KeyConfig::default()).unwrap()
+}
+
 /// Every episode as (message external id, span, kind), sorted, and the embedding count.
 fn snapshot(db: &Path) -> (Vec<(String, i64, i64, String)>, i64) {
-    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let conn = open_db(db);
     let mut stmt = conn
         .prepare(
             "SELECT m.external_id, e.span_start, e.span_end, e.kind FROM episodes e
@@ -50,7 +55,7 @@ fn snapshot(db: &Path) -> (Vec<(String, i64, i64, String)>, i64) {
 }
 
 fn job_running(db: &Path) -> bool {
-    let Ok(conn) = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY) else {
+    let Ok(conn) = minne::keys::open_connection(db, &Default::default()) else {
         return false;
     };
     conn.query_row(
@@ -126,7 +131,7 @@ fn killed_capture_resumes_with_exactly_one_copy_of_each_episode() {
             embeddings, want_embeddings,
             "and so are the embeddings: none missing, none twice"
         );
-        let conn = Connection::open(&db).unwrap();
+        let conn = open_db(&db);
         let integrity: String = conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .unwrap();
@@ -195,7 +200,7 @@ fn import_killed_at_random_points_a_hundred_times_keeps_the_store_sound() {
         std::thread::sleep(Duration::from_millis(next(&mut seed) % 900));
         let _ = child.kill();
         let _ = child.wait();
-        let conn = Connection::open(&db).unwrap();
+        let conn = open_db(&db);
         let integrity: String = conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .unwrap();
@@ -224,7 +229,7 @@ fn import_killed_at_random_points_a_hundred_times_keeps_the_store_sound() {
             .assert()
             .success();
     }
-    let conn = Connection::open(&db).unwrap();
+    let conn = open_db(&db);
     let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
     assert_eq!(
         count("SELECT count(*) FROM messages"),

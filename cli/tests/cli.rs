@@ -22,13 +22,19 @@ fn minne(data: &Path) -> Command {
     cmd
 }
 
+/// The context's database, opened with its key as the CLI stored it (keys beside the data
+/// dir: `<data dir>.keys`, see minne::keys).
+fn open_db(db: &Path) -> rusqlite::Connection {
+    minne::keys::open_connection(db, &minne::keys::KeyConfig::default()).unwrap()
+}
+
 fn json(cmd: &mut Command) -> Value {
     let out = cmd.assert().success().get_output().stdout.clone();
     serde_json::from_slice(&out).expect("--json prints JSON")
 }
 
 fn row_count(db: &Path, table: &str) -> i64 {
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = open_db(db);
     conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
         .unwrap()
 }
@@ -88,7 +94,7 @@ fn import_recall_forget_recall() {
         embeddings_before - 1,
         "the vector is gone from the store"
     );
-    let conn = rusqlite::Connection::open(&db).unwrap();
+    let conn = open_db(&db);
     let left: i64 = conn
         .query_row(
             "SELECT count(*) FROM embeddings WHERE episode_id = ?1",
@@ -239,7 +245,12 @@ fn a_paused_context_captures_and_recalls_nothing_and_stays_paused() {
         .arg(&file)
         .assert()
         .failure()
-        .stderr(predicate::str::contains("`paused` mode"));
+        .stderr(
+            predicate::str::contains("`paused` mode")
+                .and(predicate::str::contains("nothing from it was stored"))
+                .and(predicate::str::contains("minne mode remember"))
+                .and(predicate::str::contains("what was stored is kept").not()),
+        );
     minne(&data)
         .args(["recall", "anything"])
         .assert()
@@ -376,7 +387,7 @@ fn a_5_mb_message_nul_bytes_and_deep_nesting_are_handled_and_lose_nothing() {
         report["messages_cleaned"], 1,
         "NUL and control characters are left out, and counted"
     );
-    let conn = rusqlite::Connection::open(&db).unwrap();
+    let conn = open_db(&db);
     let longest: i64 = conn
         .query_row(
             "SELECT max(length(CAST(text AS BLOB))) FROM messages",
@@ -475,6 +486,239 @@ fn forgetting_a_context_leaves_no_speaker_name_and_export_never_overwrites() {
                 !bytes.windows(name.len()).any(|w| w == name.as_bytes()),
                 "a forgotten speaker's name stays nowhere, tone baseline included: {name}"
             );
+        }
+    }
+}
+
+/// One decision, said `sent` (RFC 3339), alone in its file: a context of exactly one message.
+fn one_message(sent: &str) -> String {
+    format!(
+        r#"{{"sessions": [
+  {{"id": "s-range", "messages": [
+    {{"role": "user", "text": "We decided to move the team offsite to Gothenburg in May.", "timestamp": "{sent}"}}
+  ]}}
+]}}"#
+    )
+}
+
+#[test]
+fn forget_says_what_is_in_scope_and_refuses_ranges_that_hold_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let db = data.join("personal.sqlite");
+    let file = dir.path().join("one.json");
+    // Said ten minutes ago, so inside `--last 1h`.
+    let sent = (chrono::Utc::now() - chrono::Duration::minutes(10)).to_rfc3339();
+    std::fs::write(&file, one_message(&sent)).unwrap();
+    let imported = minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let imported = String::from_utf8(imported).unwrap();
+    assert!(
+        imported.contains("1 of 1 session and 1 of 1 message were new"),
+        "one of each, in the singular: {imported}"
+    );
+    let episodes = row_count(&db, "episodes");
+    assert!(episodes >= 1, "a decision is captured");
+    let episodes_words = if episodes == 1 {
+        "1 episode".to_string()
+    } else {
+        format!("{episodes} episodes")
+    };
+
+    // Off a terminal, a scope other than --id is refused, and the refusal counts what is in
+    // scope: the one message just imported and the episodes stored from it.
+    minne(&data)
+        .args(["forget", "--last", "1h"])
+        .write_stdin("")
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains(format!(
+                "this forgets 1 message / {episodes_words} in `personal` from the last hour; \
+                 add --yes to confirm"
+            ))
+            .and(predicate::str::contains("more than one").not()),
+        );
+    assert_eq!(row_count(&db, "messages"), 1, "a refusal forgets nothing");
+
+    // A window that holds nothing is an error, not a silent no-op.
+    minne(&data)
+        .args(["forget", "--last", "0m", "--yes"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("positive duration"));
+    minne(&data)
+        .args([
+            "forget",
+            "--from",
+            "2026-03-03T00:00:00Z",
+            "--to",
+            "2026-03-02T00:00:00Z",
+        ])
+        .args(["--yes"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("is not earlier than --to"));
+
+    // A session typed without its source prefix: the error names the real key.
+    let key: String = open_db(&db)
+        .query_row("SELECT external_id FROM sessions", [], |r| r.get(0))
+        .unwrap();
+    assert_ne!(key, "s-range", "the stored key carries the source: {key}");
+    minne(&data)
+        .args(["forget", "--session", "s-range", "--yes"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!("did you mean `{key}`?")));
+
+    // --from alone runs until now: everything written since 2000 is everything here.
+    let out = minne(&data)
+        .args(["forget", "--from", "2000-01-01T00:00:00Z", "--yes"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("1 message removed") && out.contains(&format!("{episodes_words},")),
+        "the receipt agrees in number: {out}"
+    );
+    assert_eq!(row_count(&db, "messages"), 0, "{out}");
+}
+
+#[test]
+fn list_refuses_a_zero_limit_and_explains_an_offset_past_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(&file, TRANSCRIPT).unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
+    minne(&data)
+        .args(["list", "--limit", "0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--limit"));
+    // The count the message must give, from the database itself.
+    let held = row_count(&data.join("personal.sqlite"), "episodes");
+    assert!(held > 1);
+    minne(&data)
+        .args(["list", "--offset", "999"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains(format!(
+                "No episodes at offset 999 (the context `personal` holds {held} episodes)"
+            ))
+            .and(predicate::str::contains("yet").not()),
+        );
+}
+
+/// `minne list | head -1`: the reader goes away before Minne writes. Like other Unix tools,
+/// Minne ends quietly (SIGPIPE, status 141 in a shell) instead of panicking with "failed
+/// printing to stdout: Broken pipe" (exit status 101).
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(&file, TRANSCRIPT).unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("minne"))
+        .env("MINNE_DATA_DIR", &data)
+        .env_remove("MINNE_CONTEXT")
+        .arg("list")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the only read end before the child has opened its database, let alone printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        out.status.success() || out.status.signal() == Some(libc_sigpipe()),
+        "status {:?}, stderr {stderr}",
+        out.status
+    );
+}
+
+/// SIGPIPE's number on Linux and macOS (signal(7)).
+fn libc_sigpipe() -> i32 {
+    13
+}
+
+#[test]
+fn help_names_every_forget_scope_and_shows_env_vars_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = minne(dir.path())
+        .env("MINNE_CONTEXT", "work")
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8(out).unwrap();
+    // Every env var is shown the same way, `[env: NAME; default: ...]`, never clap's own
+    // `[env: NAME=value]`, whatever the environment holds.
+    for var in ["MINNE_DATA_DIR", "MINNE_MODELS_DIR", "MINNE_CONTEXT"] {
+        assert!(help.contains(&format!("[env: {var}; default: ")), "{help}");
+        assert!(!help.contains(&format!("{var}=")), "{help}");
+    }
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("forget"))
+        .unwrap();
+    for scope in [
+        "--id",
+        "session",
+        "--last",
+        "--from",
+        "topic",
+        "whole context",
+    ] {
+        assert!(line.contains(scope), "the summary names {scope}: {line}");
+    }
+}
+
+#[test]
+fn an_empty_file_is_called_empty_not_truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("conversations.json");
+    // Empty, and whitespace only: both hold no conversation at all, in any format.
+    for content in ["", " \n\n"] {
+        std::fs::write(&file, content).unwrap();
+        for format in ["auto", "chatgpt", "transcript"] {
+            minne(&data)
+                .args(["import", "--format", format])
+                .arg(&file)
+                .assert()
+                .failure()
+                .stderr(
+                    predicate::str::contains("the file is empty")
+                        .and(predicate::str::contains("truncated").not())
+                        .and(predicate::str::contains("nothing from it was kept")),
+                );
         }
     }
 }

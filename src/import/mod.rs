@@ -278,6 +278,14 @@ fn parse_text(
     text: &str,
     options: &ImportOptions,
 ) -> std::result::Result<(ImportFormat, Vec<ParsedSession>), String> {
+    // Nothing at all is not a truncated export (serde_json calls both "EOF").
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(
+            "the file is empty: no conversation to import; check that this is the \
+                    right file, or export the conversations again"
+                .to_string(),
+        );
+    }
     let value = |name: &str| -> std::result::Result<serde_json::Value, String> {
         serde_json::from_str(text).map_err(|e| json_error(&e, name))
     };

@@ -25,10 +25,18 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     match job {
-        Some(j) => println!(
-            "Capture job #{} {}: {} messages encoded, {} episodes stored.",
-            j.id, j.status, j.messages_done, j.episodes_added
-        ),
+        Some(j) => {
+            println!(
+                "Capture job #{} {}: {} encoded, {} stored.",
+                j.id,
+                j.status,
+                crate::output::plural(j.messages_done, "message", "messages"),
+                crate::output::plural(j.episodes_added, "episode", "episodes")
+            );
+            for c in &j.commands {
+                println!("  command applied: {}", c.outcome);
+            }
+        }
         None if args.if_quiet.is_some() => println!(
             "Nothing captured: no messages are waiting, or the conversation is not yet quiet (default {DEFAULT_QUIET_SECONDS} s)."
         ),

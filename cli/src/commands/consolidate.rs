@@ -1,4 +1,5 @@
 use super::Env;
+use crate::output::plural;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -15,17 +16,17 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "read {} episodes: {} facts added, {} reinforced, {} superseded; {} candidates and {} conflicts to review; \
-         {} procedures, {} open items, {} session summaries; {} unsupported removed",
-        r.episodes_read,
-        r.facts_added,
+        "read {}: {} added, {} reinforced, {} superseded; {} and {} to review; \
+         {}, {}, {}; {} unsupported removed",
+        plural(r.episodes_read, "episode", "episodes"),
+        plural(r.facts_added, "fact", "facts"),
         r.facts_supported,
         r.facts_superseded,
-        r.candidates,
-        r.conflicts,
-        r.procedures_added,
-        r.open_items_added,
-        r.summaries_written,
+        plural(r.candidates, "candidate", "candidates"),
+        plural(r.conflicts, "conflict", "conflicts"),
+        plural(r.procedures_added, "procedure", "procedures"),
+        plural(r.open_items_added, "open item", "open items"),
+        plural(r.summaries_written, "session summary", "session summaries"),
         r.unsupported_dropped,
     );
     Ok(())

@@ -12,9 +12,10 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     if let Some(name) = &args.create {
-        let info = minne::context::create_context(
+        let info = minne::context::create_context_with(
             &env.settings.data_dir,
             &minne::ContextName::new(name)?,
+            &env.settings.keys,
         )?;
         eprintln!(
             "Created the context `{}` at {}.",
@@ -22,7 +23,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             info.path.display()
         );
     }
-    let contexts = minne::list_contexts(&env.settings.data_dir)?;
+    let contexts = minne::context::list_contexts_with(&env.settings.data_dir, &env.settings.keys)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&contexts)?);
         return Ok(());
@@ -31,14 +32,15 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         let marker = if c.name == env.context { "*" } else { " " };
         match &c.problem {
             None => println!(
-                "{marker} {:<16} {:>7} episodes  {}",
+                "{marker} {:<16} {:>16}  {}",
                 c.name.as_str(),
-                c.episodes,
+                crate::output::plural(c.episodes, "episode", "episodes"),
                 c.path.display()
             ),
             Some(p) => println!(
-                "{marker} {:<16}       ? episodes  {}: {p}",
+                "{marker} {:<16} {:>16}  {}: {p}",
                 c.name.as_str(),
+                "? episodes",
                 c.path.display()
             ),
         }

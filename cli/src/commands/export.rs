@@ -43,11 +43,11 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "Exported `{}` to {}: {} sessions, {} messages, {} episodes.",
+            "Exported `{}` to {}: {}, {}, {}.",
             env.context,
             report.path.display(),
-            report.sessions,
-            report.messages,
+            crate::output::plural(report.sessions, "session", "sessions"),
+            crate::output::plural(report.messages, "message", "messages"),
             report.episodes
         );
     }

@@ -87,6 +87,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             }
         );
     }
+    if report.messages_in_future > 0 {
+        eprintln!(
+            "warning: {} dated later than now (kept with the time it carries; check the \
+             clock of the device that wrote the file)",
+            plural(report.messages_in_future, "message is", "messages are")
+        );
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

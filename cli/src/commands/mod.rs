@@ -12,13 +12,17 @@ use crate::lazy::LazyEmbedder;
 
 pub mod capture;
 pub mod consolidate;
+pub mod context;
 pub mod contexts;
+pub mod edit;
 pub mod eval;
 pub mod export;
 pub mod facts;
 pub mod forget;
 pub mod import;
+pub mod key;
 pub mod list;
+pub mod mcp;
 pub mod mode;
 pub mod profile;
 pub mod recall;
@@ -40,9 +44,10 @@ impl Env {
             self.settings.models_dir.clone(),
             self.settings.model,
         ));
-        let mut engine = Engine::open(
+        let mut engine = Engine::open_with(
             &self.settings.data_dir,
             &self.context,
+            &self.settings.keys,
             embedder,
             Arc::new(SystemClock),
         )
@@ -53,6 +58,9 @@ impl Env {
                 self.settings.data_dir.display()
             )
         })?;
+        if let Some(note) = engine.take_key_notice() {
+            eprintln!("note: {note}");
+        }
         if let Some(config) = &self.settings.llm {
             engine.set_llm(Some(Arc::new(OpenAiChat::new(config.clone()))));
         }

@@ -48,7 +48,8 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let pending = engine.capture_status(0)?.embeddings_pending;
     if pending > 0 {
         eprintln!(
-            "Embedding {pending} episodes with {} first…",
+            "Embedding {} with {} first…",
+            crate::output::plural(pending, "episode", "episodes"),
             engine.model_id()
         );
         engine.embed_pending(&mut |_| {})?;
@@ -124,6 +125,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                     format!("under the threshold {threshold:.2}")
                 }
                 LeftOut::OutsideK { rank, k } => format!("outside k: rank {rank} of k = {k}"),
+                LeftOut::Abstained => {
+                    "abstained: the question is about what no memory holds".into()
+                }
             };
             println!("-  ({why}) {}", output::hit_line(&m.hit));
         }

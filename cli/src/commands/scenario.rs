@@ -76,9 +76,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         .map(|c| c.observed.len() + c.left_out.len())
         .sum();
     println!(
-        "{} cases, {} of {checks} checks observed, written to {}",
-        report.cases.len(),
+        "{}, {} of {} observed, written to {}",
+        crate::output::plural(report.cases.len(), "case", "cases"),
         report.observed.len(),
+        crate::output::plural(checks, "check", "checks"),
         args.out.display()
     );
     Ok(())

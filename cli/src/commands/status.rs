@@ -42,13 +42,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     for j in &status.recent_jobs {
         println!(
-            "capture   #{} {:<8} {:<10} {}/{} messages, {} episodes, started {}{}",
+            "capture   #{} {:<8} {:<10} {}/{}, {}, started {}{}",
             j.id,
             j.status,
             j.reason,
             j.messages_done,
-            j.messages_total,
-            j.episodes_added,
+            crate::output::plural(j.messages_total, "message", "messages"),
+            crate::output::plural(j.episodes_added, "episode", "episodes"),
             j.started_at
                 .map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
                 .unwrap_or_else(|| "-".into()),
