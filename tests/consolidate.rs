@@ -677,24 +677,6 @@ fn remember_this_in_conversation_is_stored_at_once_as_a_stated_fact() {
     );
 }
 
-/// Occurrences of `needle` in every file under `dir`, byte by byte.
-fn files_containing(dir: &Path, needle: &str) -> Vec<String> {
-    let mut hits = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            hits.extend(files_containing(&path, needle));
-        } else if std::fs::read(&path)
-            .unwrap()
-            .windows(needle.len())
-            .any(|w| w == needle.as_bytes())
-        {
-            hits.push(path.display().to_string());
-        }
-    }
-    hits
-}
-
 #[test]
 fn a_forgotten_session_takes_its_facts_and_summaries_out_of_every_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -736,7 +718,7 @@ fn a_forgotten_session_takes_its_facts_and_summaries_out_of_every_file() {
         "nor a summary quoting them"
     );
     assert_eq!(
-        files_containing(dir.path(), place),
+        common::occurrences(dir.path(), place),
         Vec::<String>::new(),
         "the words are gone from every file"
     );

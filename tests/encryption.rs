@@ -49,24 +49,6 @@ fn import(engine: &mut Engine, file: &Path) {
         .unwrap();
 }
 
-/// Occurrences of `needle` (any case) in every file under `dir`, byte by byte.
-fn occurrences(dir: &Path, needle: &str) -> Vec<String> {
-    let needle = needle.to_lowercase();
-    let mut hits = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            hits.extend(occurrences(&path, &needle));
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap().to_ascii_lowercase();
-        if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
-            hits.push(path.display().to_string());
-        }
-    }
-    hits
-}
-
 /// Key files live in the key dir, so the key dir is never scanned as part of the data dir.
 fn key_config(root: &Path) -> KeyConfig {
     KeyConfig {
@@ -96,7 +78,7 @@ fn no_memory_text_in_any_file_of_the_data_dir() {
     assert!(wal.exists(), "the scan covers a live WAL");
     for word in [MARKER, "boathouse", "peanuts", "CREATE TABLE"] {
         assert_eq!(
-            occurrences(&data, word),
+            common::occurrences(&data, word),
             Vec::<String>::new(),
             "`{word}` must not appear in plain bytes in any file of the data dir (DB, WAL, SHM)"
         );
@@ -115,7 +97,7 @@ fn no_memory_text_in_any_file_of_the_data_dir() {
     import(&mut engine, &transcript(dir.path()));
     drop(engine);
     assert!(
-        !occurrences(&plain, MARKER).is_empty(),
+        !common::occurrences(&plain, MARKER).is_empty(),
         "with encryption off the marker is in the file: the scan works"
     );
 }
@@ -325,7 +307,7 @@ fn plaintext_store_is_migrated_with_every_episode_and_no_plaintext_left() {
     let db = data.join("personal.sqlite");
     assert_eq!(&std::fs::read(&db).unwrap()[..16], PLAINTEXT_HEADER);
     assert!(
-        !occurrences(&data, MARKER).is_empty(),
+        !common::occurrences(&data, MARKER).is_empty(),
         "the old store holds the marker in plain"
     );
 
@@ -346,7 +328,7 @@ fn plaintext_store_is_migrated_with_every_episode_and_no_plaintext_left() {
     );
     assert_ne!(&std::fs::read(&db).unwrap()[..16], PLAINTEXT_HEADER);
     assert_eq!(
-        occurrences(&data, MARKER),
+        common::occurrences(&data, MARKER),
         Vec::<String>::new(),
         "no plaintext copy (old file, WAL, temp file) is left in the data dir"
     );

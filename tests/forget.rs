@@ -45,28 +45,6 @@ fn open(data: &Path, clock: Arc<FixedClock>) -> Engine {
     .unwrap()
 }
 
-/// Occurrences of `needle` in every file under `dir`, byte by byte, any case.
-fn occurrences(dir: &Path, needle: &str) -> Vec<String> {
-    let mut hits = Vec::new();
-    let needle = needle.to_lowercase();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            hits.extend(occurrences(&path, &needle));
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap().to_ascii_lowercase();
-        let n = bytes
-            .windows(needle.len())
-            .filter(|w| *w == needle.as_bytes())
-            .count();
-        if n > 0 {
-            hits.push(format!("{}: {n}", path.display()));
-        }
-    }
-    hits
-}
-
 #[test]
 fn forgotten_words_leave_every_file_and_do_not_come_back_on_reimport() {
     let dir = tempfile::tempdir().unwrap();
@@ -82,7 +60,7 @@ fn forgotten_words_leave_every_file_and_do_not_come_back_on_reimport() {
         )
         .unwrap();
     assert!(
-        !occurrences(&data, MARKER).is_empty(),
+        !common::occurrences(&data, MARKER).is_empty(),
         "the marker is stored before the forget (else the test proves nothing)"
     );
 
@@ -98,7 +76,7 @@ fn forgotten_words_leave_every_file_and_do_not_come_back_on_reimport() {
     }
     drop(engine);
     assert_eq!(
-        occurrences(&data, MARKER),
+        common::occurrences(&data, MARKER),
         Vec::<String>::new(),
         "secure_delete, FTS5 secure-delete and a truncating WAL checkpoint leave no byte of the words in DB, WAL or SHM"
     );
@@ -124,7 +102,7 @@ fn forgotten_words_leave_every_file_and_do_not_come_back_on_reimport() {
     );
     drop(engine);
     assert!(
-        occurrences(&data, MARKER).is_empty(),
+        common::occurrences(&data, MARKER).is_empty(),
         "and the re-import wrote no byte of it either"
     );
 }

@@ -57,28 +57,6 @@ fn import(
         .unwrap()
 }
 
-/// Occurrences of `needle` in every file under `dir`, byte by byte, any case (ASCII).
-fn occurrences(dir: &Path, needle: &str) -> Vec<String> {
-    let mut hits = Vec::new();
-    let needle = needle.to_lowercase();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            hits.extend(occurrences(&path, &needle));
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap().to_ascii_lowercase();
-        let n = bytes
-            .windows(needle.len())
-            .filter(|w| *w == needle.as_bytes())
-            .count();
-        if n > 0 {
-            hits.push(format!("{}: {n}", path.display()));
-        }
-    }
-    hits
-}
-
 fn texts(engine: &Engine) -> Vec<String> {
     engine
         .list_episodes(1000, 0)
@@ -157,7 +135,7 @@ fn topic_forget_lists_then_removes_the_topic_from_every_file_and_keeps_the_rest(
     import(&mut engine, dir.path(), "s1", &CHAT);
     for marker in ["plumquartz", "nordvik", "suspects nothing"] {
         assert!(
-            !occurrences(&data, marker).is_empty(),
+            !common::occurrences(&data, marker).is_empty(),
             "`{marker}` is stored before the forget (else the scan proves nothing)"
         );
     }
@@ -228,7 +206,7 @@ fn topic_forget_lists_then_removes_the_topic_from_every_file_and_keeps_the_rest(
     drop(engine);
     for marker in ["plumquartz", "nordvik", "suspects nothing"] {
         assert_eq!(
-            occurrences(&data, marker),
+            common::occurrences(&data, marker),
             Vec::<String>::new(),
             "`{marker}` is gone from every file under the data dir (DB, WAL, SHM, caches)"
         );
@@ -354,7 +332,7 @@ fn forget_command_in_conversation_acts_at_once_and_is_not_kept(
     drop(engine);
     for gone in ["xyloqwerty", "jonas", command.trim_end_matches('.')] {
         assert_eq!(
-            occurrences(&data, gone),
+            common::occurrences(&data, gone),
             Vec::<String>::new(),
             "`{gone}` is in no file: the topic and the command itself are gone"
         );

@@ -32,24 +32,7 @@ use crate::model::Role;
 
 /// Parses a ChatGPT export already read as JSON; the error is a sentence for the user.
 pub(crate) fn parse(root: &Value) -> Result<Vec<ParsedSession>, String> {
-    let conversations: Vec<&Value> = match root {
-        Value::Array(list) => list.iter().collect(),
-        // One conversation on its own, as some tools save it.
-        Value::Object(o) if o.contains_key("mapping") => vec![root],
-        _ => {
-            return Err(
-                "not a ChatGPT export: expected a list of conversations, each with a `mapping`"
-                    .to_string(),
-            );
-        }
-    };
-    let mut out = Vec::new();
-    for (ci, conversation) in conversations.into_iter().enumerate() {
-        if let Some(session) = parse_conversation(ci, conversation)? {
-            out.push(session);
-        }
-    }
-    Ok(out)
+    super::each_conversation(root, "mapping", "ChatGPT", parse_conversation)
 }
 
 fn parse_conversation(ci: usize, conversation: &Value) -> Result<Option<ParsedSession>, String> {

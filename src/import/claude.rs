@@ -29,23 +29,7 @@ use crate::model::Role;
 
 /// Parses a Claude export already read as JSON; the error is a sentence for the user.
 pub(crate) fn parse(root: &Value) -> Result<Vec<ParsedSession>, String> {
-    let conversations: Vec<&Value> = match root {
-        Value::Array(list) => list.iter().collect(),
-        Value::Object(o) if o.contains_key("chat_messages") => vec![root],
-        _ => {
-            return Err(
-                "not a Claude export: expected a list of conversations, each with `chat_messages`"
-                    .to_string(),
-            );
-        }
-    };
-    let mut out = Vec::new();
-    for (ci, conversation) in conversations.into_iter().enumerate() {
-        if let Some(session) = parse_conversation(ci, conversation)? {
-            out.push(session);
-        }
-    }
-    Ok(out)
+    super::each_conversation(root, "chat_messages", "Claude", parse_conversation)
 }
 
 fn parse_conversation(ci: usize, conversation: &Value) -> Result<Option<ParsedSession>, String> {

@@ -337,3 +337,33 @@ pub(crate) fn json_error(e: &serde_json::Error, format: &str) -> String {
         Category::Io => format!("cannot read: {e}"),
     }
 }
+
+/// The sessions of a chat export that is a list of conversations (ChatGPT's and Claude's
+/// `conversations.json`), or one conversation on its own as some tools save it: each one that
+/// holds the key `marker` is parsed by `parse` (given its index, for error messages), and one
+/// that yields no message is left out. Errors: a root of another shape, naming `app` and
+/// `marker`; the first conversation `parse` refuses.
+pub(crate) fn each_conversation(
+    root: &serde_json::Value,
+    marker: &str,
+    app: &str,
+    parse: impl Fn(usize, &serde_json::Value) -> Result<Option<ParsedSession>, String>,
+) -> Result<Vec<ParsedSession>, String> {
+    use serde_json::Value;
+    let conversations: Vec<&Value> = match root {
+        Value::Array(list) => list.iter().collect(),
+        Value::Object(o) if o.contains_key(marker) => vec![root],
+        _ => {
+            return Err(format!(
+                "not a {app} export: expected a list of conversations, each with `{marker}`"
+            ));
+        }
+    };
+    let mut out = Vec::new();
+    for (ci, conversation) in conversations.into_iter().enumerate() {
+        if let Some(session) = parse(ci, conversation)? {
+            out.push(session);
+        }
+    }
+    Ok(out)
+}

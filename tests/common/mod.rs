@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use minne::embed::{self, Embedder};
@@ -36,4 +36,27 @@ pub fn shared_data(relative: &str) -> Option<PathBuf> {
         );
         None
     }
+}
+
+/// The files under `dir` (recursively) whose bytes hold `needle` in any ASCII case, each as
+/// "path: count". The bytes-gone proofs scan the DB, WAL, SHM and every other file this way.
+pub fn occurrences(dir: &Path, needle: &str) -> Vec<String> {
+    let needle = needle.to_lowercase();
+    let mut hits = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            hits.extend(occurrences(&path, &needle));
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap().to_ascii_lowercase();
+        let n = bytes
+            .windows(needle.len())
+            .filter(|w| *w == needle.as_bytes())
+            .count();
+        if n > 0 {
+            hits.push(format!("{}: {n}", path.display()));
+        }
+    }
+    hits
 }
