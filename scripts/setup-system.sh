@@ -75,3 +75,33 @@ pkg-config --exists webkit2gtk-4.1 javascriptcoregtk-4.1 libsoup-3.0 || {
   exit 1
 }
 echo "setup-system: ready"
+
+# The keyring test (cli/tests/keyring.rs) runs the real Secret Service: it starts a private
+# D-Bus session bus and an unlocked gnome-keyring-daemon on it, then the real `minne` binary.
+# Nothing here starts a daemon; the test does, for itself only. Idempotent like the above.
+KEYRING_PACKAGES=(
+  dbus-daemon     # dbus-daemon: the test's private session bus (--session --fork)
+  gnome-keyring   # gnome-keyring-daemon: the Secret Service the `keyring` crate talks to
+  libsecret-tools # secret-tool: the test reads the key entry back as a user would
+)
+missing=()
+for pkg in "${KEYRING_PACKAGES[@]}"; do
+  if [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != "install ok installed" ]]; then
+    missing+=("$pkg")
+  fi
+done
+if ((${#missing[@]} > 0)); then
+  echo "setup-system: installing ${missing[*]} (keyring test)"
+  $SUDO apt-get update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+else
+  echo "setup-system: keyring test packages present"
+fi
+for bin in dbus-daemon gnome-keyring-daemon secret-tool; do
+  if ! command -v "$bin" >/dev/null 2>&1; then
+    echo "setup-system: $bin is still missing after the install" >&2
+    exit 1
+  fi
+done
+echo "setup-system: keyring test ready"

@@ -1,5 +1,8 @@
-//! Several processes write one context at once (the app, a CLI, the MCP server): with the
-//! busy timeout and IMMEDIATE write transactions, every write lands and nothing is lost.
+//! Several processes write one context at once: with the busy timeout and IMMEDIATE write
+//! transactions, every write lands and nothing is lost. Here two CLI imports and the MCP
+//! server write; the desktop app as the third writer beside a CLI import and the MCP server
+//! is tested in its real window in src-tauri/tests/e2e.rs
+//! (`the_app_a_cli_and_the_mcp_server_write_one_context_at_once`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use std::path::Path;

@@ -7,11 +7,14 @@
 //! recall, a context switch; forgetting one memory, the last hour, a conversation and the
 //! whole context (the wider ones after a confirmation), each with its receipt; editing a
 //! memory in place; the review queue and the profile; the mode switch, with recall refused
-//! while paused. Screenshots go to
+//! while paused. A last test makes the app one of three writers of one context (issue 6): it
+//! edits memories through its controls and its backend door while a `minne import` and a
+//! `minne mcp` server write the same context, and every write must land. Screenshots go to
 //! `$CARGO_TARGET_DIR/artifacts/e2e-*.png`.
 //!
-//! Needs `scripts/setup-system.sh` (Xvfb, WebKitWebDriver, tauri-driver) and
-//! `scripts/setup-models.sh` (the embedding model). Run with
+//! Needs `scripts/setup-system.sh` (Xvfb, WebKitWebDriver, tauri-driver),
+//! `scripts/setup-models.sh` (the embedding model) and the `minne` CLI built beside this test
+//! (`cargo test --workspace` builds it; else `cargo build -p minne-cli`). Run with
 //! `cargo test -p minne-desktop --test e2e`.
 
 // A test's `expect("what")` is its assertion message.
@@ -65,9 +68,10 @@ static ONE_APP_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new
 #[tokio::test]
 async fn the_panel_lists_recalls_and_switches_context() {
     let _one = ONE_APP_AT_A_TIME.lock().await;
-    let data = tempfile::tempdir().expect("a temp dir for the data");
-    let stored = prepare_memory(data.path());
-    let run = App::launch(data.path(), &[]).await;
+    let root = tempfile::tempdir().expect("a temp dir for the data");
+    let data = data_dir_in(&root);
+    let stored = prepare_memory(&data);
+    let run = App::launch(&data, &[]).await;
 
     // 1. The default context lists the imported episodes, newest first, as the engine has them.
     run.wait(
@@ -206,9 +210,10 @@ async fn the_panel_lists_recalls_and_switches_context() {
 #[tokio::test]
 async fn the_panel_forgets_reviews_and_pauses() {
     let _one = ONE_APP_AT_A_TIME.lock().await;
-    let data = tempfile::tempdir().expect("a temp dir for the data");
-    let stored = prepare_memory(data.path());
-    let run = App::launch(data.path(), &[]).await;
+    let root = tempfile::tempdir().expect("a temp dir for the data");
+    let data = data_dir_in(&root);
+    let stored = prepare_memory(&data);
+    let run = App::launch(&data, &[]).await;
     run.wait(
         "#episodes[data-state='ready'][data-context='personal']",
         "the episodes of `personal`",
@@ -539,9 +544,10 @@ async fn the_panel_forgets_reviews_and_pauses() {
 #[tokio::test]
 async fn the_panel_says_why_the_memory_cannot_open() {
     let _one = ONE_APP_AT_A_TIME.lock().await;
-    let data = tempfile::tempdir().expect("a temp dir for the data");
+    let root = tempfile::tempdir().expect("a temp dir for the data");
+    let data = data_dir_in(&root);
     let no_models = tempfile::tempdir().expect("an empty models folder");
-    let run = App::launch(data.path(), &[("MINNE_MODELS_DIR", no_models.path())]).await;
+    let run = App::launch(&data, &[("MINNE_MODELS_DIR", no_models.path())]).await;
 
     let error = run
         .wait(
@@ -561,6 +567,360 @@ async fn the_panel_says_why_the_memory_cannot_open() {
     .await;
     run.screenshot("startup-error").await;
     run.close().await;
+}
+
+#[tokio::test]
+async fn the_app_a_cli_and_the_mcp_server_write_one_context_at_once() {
+    let _one = ONE_APP_AT_A_TIME.lock().await;
+    let root = tempfile::tempdir().expect("a temp dir for the data");
+    let data = data_dir_in(&root);
+    let stored = prepare_memory(&data);
+    let prepared_messages = count_rows(&data, "SELECT count(*) FROM messages");
+    let cli = cli_binary();
+    let run = App::launch(&data, &[]).await;
+    run.wait(
+        "#episodes[data-state='ready'][data-context='personal']",
+        "the episodes of `personal`",
+    )
+    .await;
+
+    // The two other writers start together and write `personal` while the app does: a CLI
+    // import of a transcript (one process, its capture embedding each message) and an
+    // assistant talking to `minne mcp`, one `remember` per message.
+    let started = Instant::now();
+    let file = root.path().join("cli-writer.json");
+    std::fs::write(&file, writer_transcript(WRITES_PER_WRITER)).expect("the CLI's transcript");
+    let cli_writer = {
+        let (cli, data) = (cli.clone(), data.clone());
+        std::thread::spawn(move || {
+            let output = Command::new(&cli)
+                .env("MINNE_DATA_DIR", &data)
+                .env_remove("MINNE_CONTEXT")
+                .args(["import", "--format", "transcript"])
+                .arg(&file)
+                .output()
+                .expect("running `minne import`");
+            (output, started.elapsed())
+        })
+    };
+    let mcp_writer = {
+        let (cli, data) = (cli.clone(), data.clone());
+        std::thread::spawn(move || {
+            let mut server = Mcp::start(&cli, &data);
+            for i in 0..WRITES_PER_WRITER {
+                server.remember(&format!(
+                    "MCP note {i}: the pallet of crate {} leaves from gate {}.",
+                    2000 + i,
+                    i % 5
+                ));
+            }
+            let status = server.close();
+            (status, started.elapsed())
+        })
+    };
+
+    // The app writes through the panel for as long as the others do: each round edits one
+    // memory through the UI's controls (click, type, save) and every other imported memory
+    // through the panel's backend door (ui/backend.js, the same `edit_episode` command the
+    // controls call). Every write must be acknowledged; none may fail on a locked database.
+    let by_ui = stored
+        .iter()
+        .find(|e| e.text == RUNNING)
+        .expect("the running routine was captured as an episode");
+    let by_backend: Vec<&EpisodeView> = stored.iter().filter(|e| e.id != by_ui.id).collect();
+    let mut last_text: std::collections::BTreeMap<i64, String> = Default::default();
+    let mut app_writes = 0usize;
+    let mut round = 0usize;
+    while round < 2 || !(cli_writer.is_finished() && mcp_writer.is_finished()) {
+        assert!(
+            started.elapsed() < WRITERS_GUARD,
+            "the CLI and MCP writers did not finish within {WRITERS_GUARD:?}"
+        );
+        round += 1;
+        let text = format!("{RUNNING} (app edit {round}, through the controls)");
+        run.edit_through_controls(by_ui.id.0, &text).await;
+        last_text.insert(by_ui.id.0, text);
+        app_writes += 1;
+
+        let edits: Vec<(i64, String)> = by_backend
+            .iter()
+            .map(|e| (e.id.0, format!("{} (app edit {round})", e.text)))
+            .collect();
+        run.edit_through_backend(&edits).await;
+        app_writes += edits.len();
+        last_text.extend(edits);
+    }
+    let app_done = started.elapsed();
+    let (cli_out, cli_done) = cli_writer.join().expect("the CLI writer thread");
+    assert!(
+        cli_out.status.success(),
+        "the CLI import succeeds while the app and the MCP server write: {}",
+        String::from_utf8_lossy(&cli_out.stderr)
+    );
+    let (mcp_status, mcp_done) = mcp_writer.join().expect("every MCP remember succeeds");
+    assert!(mcp_status.success(), "the MCP server ends cleanly");
+    println!(
+        "three writers: the app made {app_writes} edits in {round} rounds until {:.1} s; the CLI \
+         import ended at {:.1} s, the MCP server's {WRITES_PER_WRITER} remembers at {:.1} s",
+        app_done.as_secs_f64(),
+        cli_done.as_secs_f64(),
+        mcp_done.as_secs_f64()
+    );
+
+    // The app sees what the others wrote: its own count of the context's episodes.
+    let app_count = run.app_episode_count("personal").await;
+    run.assert_no_error().await;
+    run.screenshot("three-writers").await;
+    run.close().await;
+
+    // Every write landed, counted in the file itself.
+    let count = |sql: &str| count_rows(&data, sql);
+    let n = WRITES_PER_WRITER as i64;
+    assert_eq!(
+        count("SELECT count(*) FROM messages WHERE text LIKE 'CLI note %'"),
+        n,
+        "every message the CLI imported is stored"
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM messages WHERE text LIKE 'MCP note %'"),
+        n,
+        "every message the MCP server acknowledged is stored"
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM messages"),
+        prepared_messages + 2 * n,
+        "no message was lost or duplicated: the prepared ones plus both writers'"
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM messages WHERE captured_at IS NULL"),
+        0,
+        "every message was captured"
+    );
+    for (id, text) in &last_text {
+        let held = text_row(&data, "SELECT text FROM episodes WHERE id = ?1", Some(*id));
+        assert_eq!(&held, text, "the app's last edit of episode {id} landed");
+    }
+    let episodes = count("SELECT count(*) FROM episodes");
+    assert_eq!(
+        count("SELECT count(*) FROM embeddings"),
+        episodes,
+        "each episode has exactly one vector, however the writers interleaved"
+    );
+    assert_eq!(
+        app_count, episodes,
+        "the app counted every episode, its own and the other writers'"
+    );
+    assert_eq!(
+        text_row(&data, "PRAGMA integrity_check", None),
+        "ok",
+        "the file is sound after three writers"
+    );
+}
+
+/// Messages each of the CLI and MCP writers adds in the three-writer test.
+const WRITES_PER_WRITER: usize = 30;
+/// How long the CLI and MCP writers may take before the test gives up (a guard against a
+/// hang, not a measure: they take seconds).
+const WRITERS_GUARD: Duration = Duration::from_secs(300);
+
+/// `<temp dir>/data`: a data dir inside the temp dir, so the key dir the engine puts beside
+/// it (`<data dir>.keys`, docs/encryption.md) is inside the temp dir too and goes with it.
+fn data_dir_in(root: &tempfile::TempDir) -> PathBuf {
+    root.path().join("data")
+}
+
+/// The number `sql` (one row, one integer) counts in `personal` under `data_dir`, read from
+/// the file opened with its key as the engine finds it.
+fn count_rows(data_dir: &Path, sql: &str) -> i64 {
+    minne::keys::open_connection(
+        &data_dir.join("personal.sqlite"),
+        &minne::keys::KeyConfig::default(),
+    )
+    .expect("opening `personal` with its key")
+    .query_row(sql, [], |r| r.get(0))
+    .expect(sql)
+}
+
+/// `personal` under `data_dir`, opened with its key as the engine finds it, answers `sql`
+/// (one row, one text column, with one integer parameter or none).
+fn text_row(data_dir: &Path, sql: &str, id: Option<i64>) -> String {
+    let conn = minne::keys::open_connection(
+        &data_dir.join("personal.sqlite"),
+        &minne::keys::KeyConfig::default(),
+    )
+    .expect("opening `personal` with its key");
+    match id {
+        Some(id) => conn.query_row(sql, [id], |r| r.get(0)),
+        None => conn.query_row(sql, [], |r| r.get(0)),
+    }
+    .expect(sql)
+}
+
+/// The CLI writer's transcript: `messages` messages in one session, written in March 2026.
+fn writer_transcript(messages: usize) -> String {
+    let messages: Vec<_> = (0..messages)
+        .map(|i| {
+            serde_json::json!({
+                "role": if i % 2 == 0 { "user" } else { "assistant" },
+                "text": format!(
+                    "CLI note {i}: the shipment of item {} arrives on dock {}.",
+                    1000 + i,
+                    i % 7
+                ),
+                "timestamp": format!("2026-03-02T10:{i:02}:00Z"),
+            })
+        })
+        .collect();
+    serde_json::json!({"sessions": [{"id": "cli-writer", "messages": messages}]}).to_string()
+}
+
+/// The `minne` CLI binary: `MINNE_CLI_BIN`, else the one beside this test's build
+/// (`cargo test --workspace` builds it; alone, build it with `cargo build -p minne-cli`).
+fn cli_binary() -> PathBuf {
+    if let Some(bin) = std::env::var_os("MINNE_CLI_BIN").filter(|b| !b.is_empty()) {
+        return PathBuf::from(bin);
+    }
+    // This test runs as <target>/debug/deps/e2e-<hash>; the binaries sit in <target>/debug.
+    let exe = std::env::current_exe().expect("the test's own path");
+    let bin = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test runs inside a target dir")
+        .join("minne");
+    assert!(
+        bin.is_file(),
+        "the `minne` CLI writes beside the app in this test, but {} is missing: run \
+         `cargo build -p minne-cli` first (or set MINNE_CLI_BIN)",
+        bin.display()
+    );
+    bin
+}
+
+/// A `minne mcp` server spoken to over its stdin and stdout, one JSON-RPC message per line,
+/// as an assistant's client does.
+struct Mcp {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+    next_id: u64,
+}
+
+impl Mcp {
+    /// How long one reply may take (the first `remember` loads the model). A guard only.
+    const REPLY_GUARD: Duration = Duration::from_secs(180);
+
+    fn start(cli: &Path, data_dir: &Path) -> Mcp {
+        let mut child = Command::new(cli)
+            .env("MINNE_DATA_DIR", data_dir)
+            .env_remove("MINNE_CONTEXT")
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("starting `minne mcp`");
+        let stdout = child.stdout.take().expect("the server's stdout is piped");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = Mcp {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            next_id: 1,
+        };
+        server.request(
+            "initialize",
+            serde_json::json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "minne-e2e", "version": "0"}
+            }),
+        );
+        server.send(&serde_json::json!({
+            "jsonrpc": "2.0", "method": "notifications/initialized", "params": {}
+        }));
+        server
+    }
+
+    fn send(&mut self, message: &serde_json::Value) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("the server's stdin is open");
+        writeln!(stdin, "{message}").expect("writing to `minne mcp`");
+        stdin.flush().expect("flushing to `minne mcp`");
+    }
+
+    /// Sends a request and returns its `result`; a protocol error fails the test.
+    fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Self::REPLY_GUARD)
+                .unwrap_or_else(|e| panic!("`minne mcp` did not answer {method}: {e}"));
+            let reply: serde_json::Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("`minne mcp` wrote a non-JSON line ({e}): {line}"));
+            if reply["id"] == serde_json::json!(id) {
+                assert!(
+                    reply.get("error").is_none(),
+                    "{method} is answered without a protocol error: {reply}"
+                );
+                return reply["result"].clone();
+            }
+        }
+    }
+
+    /// One `remember`, which must be acknowledged as stored.
+    fn remember(&mut self, text: &str) {
+        let result = self.request(
+            "tools/call",
+            serde_json::json!({
+                "name": "remember",
+                "arguments": {"text": text, "role": "user", "session": "mcp-writer"}
+            }),
+        );
+        assert_ne!(
+            result["isError"],
+            serde_json::json!(true),
+            "remember {text:?} succeeds while the app and the CLI write: {result}"
+        );
+    }
+
+    /// Closes stdin, as a client does when done, and waits for the server to exit.
+    fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("waiting for `minne mcp`") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`minne mcp` did not exit within a minute of its stdin closing"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        // A failed assertion must not leave a server behind.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 /// Imports a small transcript into `personal` under `data_dir` with the real model, and
@@ -767,6 +1127,77 @@ impl App {
             "no error was shown along the way: {:?}",
             error.text().await
         );
+    }
+
+    /// Rewrites episode `id` through the panel's controls: its edit button, the editor, save;
+    /// returns once the row shows the new words.
+    async fn edit_through_controls(&self, id: i64, text: &str) {
+        let row = format!("#episodes li.episode[data-id='{id}']");
+        self.click(&format!("{row} button[data-action='edit']"))
+            .await;
+        let area = self
+            .wait(&format!("{row} textarea.edit-text"), "the editor")
+            .await;
+        area.clear().await.expect("clearing the editor");
+        area.send_keys(text).await.expect("typing the new words");
+        self.click(&format!("{row} button[data-action='edit-save']"))
+            .await;
+        self.wait_for_texts(&format!("{row} .text"), "the edited words", |t| t == [text])
+            .await;
+    }
+
+    /// Rewrites each `(id, text)` in order through the panel's backend module
+    /// (ui/backend.js `editEpisode`, the door the controls use), inside the app's page.
+    /// Every edit must be acknowledged.
+    async fn edit_through_backend(&self, edits: &[(i64, String)]) {
+        const SCRIPT: &str = r#"
+const [edits, done] = arguments;
+(async () => {
+  const results = [];
+  try {
+    const backend = await import("/backend.js");
+    for (const [id, text] of edits) {
+      try {
+        const receipt = await backend.editEpisode(id, text);
+        results.push({ id, ok: receipt.text === text, text: receipt.text });
+      } catch (e) {
+        results.push({ id, ok: false, error: `${e.code}: ${e.message}` });
+      }
+    }
+  } catch (e) {
+    results.push({ ok: false, error: `the panel's backend module did not load: ${e}` });
+  }
+  done(results);
+})();"#;
+        let results = self
+            .c
+            .execute_async(SCRIPT, vec![serde_json::json!(edits)])
+            .await
+            .expect("running the edits in the page");
+        let results = results.as_array().cloned().unwrap_or_default();
+        let failed: Vec<_> = results.iter().filter(|r| r["ok"] != true).collect();
+        assert!(
+            results.len() == edits.len() && failed.is_empty(),
+            "every edit through the app is acknowledged with its new words: {failed:?}"
+        );
+    }
+
+    /// The number of episodes of `context` as the app counts them (`list_contexts`).
+    async fn app_episode_count(&self, context: &str) -> i64 {
+        const SCRIPT: &str = r#"
+const [name, done] = arguments;
+import("/backend.js")
+  .then((b) => b.listContexts())
+  .then((all) => done(all.find((c) => c.name === name)?.episodes ?? null))
+  .catch((e) => done(`error: ${e.message ?? e}`));"#;
+        let value = self
+            .c
+            .execute_async(SCRIPT, vec![serde_json::json!(context)])
+            .await
+            .expect("asking the app for its contexts");
+        value
+            .as_i64()
+            .unwrap_or_else(|| panic!("the app counts the episodes of `{context}`: {value}"))
     }
 
     async fn screenshot(&self, name: &str) -> PathBuf {

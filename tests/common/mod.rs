@@ -60,3 +60,45 @@ pub fn occurrences(dir: &Path, needle: &str) -> Vec<String> {
     }
     hits
 }
+
+/// A temp dir to use as a data dir, removed on drop together with the key dir the engine puts
+/// beside it: a data dir outside the platform's has its keys in `<data dir>.keys`
+/// (`KeyConfig::resolve`, docs/encryption.md), which is outside the temp dir and would outlive
+/// it. Use it where a test opens the engine on the temp dir itself; a test that opens
+/// `<temp dir>/data` keeps its keys inside the temp dir and needs none of this.
+pub struct TempDataDir {
+    dir: Option<tempfile::TempDir>,
+}
+
+impl TempDataDir {
+    /// The data dir.
+    pub fn path(&self) -> &Path {
+        self.dir.as_ref().expect("present until dropped").path()
+    }
+}
+
+impl Drop for TempDataDir {
+    fn drop(&mut self) {
+        let Some(dir) = self.dir.take() else { return };
+        let keys = minne::keys::KeyConfig::default().resolve(dir.path());
+        let beside = dir.path().file_name().map(|name| {
+            let mut name = name.to_os_string();
+            name.push(".keys");
+            dir.path().with_file_name(name)
+        });
+        drop(dir);
+        // Only the sibling `<data dir>.keys`, never a key dir the rule put anywhere else.
+        if let (Ok((keys, _)), Some(beside)) = (keys, beside)
+            && keys == beside
+        {
+            let _ = std::fs::remove_dir_all(keys);
+        }
+    }
+}
+
+/// A fresh [`TempDataDir`].
+pub fn tempdir() -> TempDataDir {
+    TempDataDir {
+        dir: Some(tempfile::tempdir().expect("a temp dir")),
+    }
+}
