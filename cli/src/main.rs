@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod commands;
 mod lazy;
 mod output;
+mod progress;
 
 /// Minne: a local-first long-term memory for your AI assistant.
 #[derive(Debug, Parser)]

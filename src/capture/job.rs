@@ -235,7 +235,7 @@ impl Engine {
         job_id: i64,
         progress: &mut dyn FnMut(ImportProgress),
     ) -> Result<Option<String>> {
-        let total: usize = self.store.conn().query_row(
+        let mut total: usize = self.store.conn().query_row(
             "SELECT count(*) FROM messages WHERE captured_at IS NULL",
             [],
             |r| r.get::<_, i64>(0),
@@ -245,13 +245,17 @@ impl Engine {
         } else {
             CAPTURE_BATCH
         };
-        let (mut done, mut added) = (0, 0);
+        let (mut done, mut added, mut claimed_here) = (0, 0, 0);
         let (mut fallbacks, mut last_error) = (0, None);
-        while done < total {
+        // Until nothing is pending, not until `total` batches: another process may store
+        // messages meanwhile, and an import counts the episodes of its own messages once this
+        // returns, so none of them may be left behind.
+        loop {
             let batch = self.pending_messages(batch_size)?;
             if batch.is_empty() {
                 break;
             }
+            total = total.max(done + batch.len());
             let (extracted, hallucinated, llm_error) = self.extract_batch(&batch);
             if let Some(e) = llm_error {
                 fallbacks += 1;
@@ -273,6 +277,7 @@ impl Engine {
                 if claimed == 0 {
                     continue;
                 }
+                claimed_here += 1;
                 if !baselines.contains_key(&m.actor) {
                     let stored: Option<String> = tx
                         .query_row(
@@ -378,10 +383,10 @@ impl Engine {
             tx.execute(
                 "UPDATE capture_jobs SET messages_done = messages_done + ?2, episodes_added = episodes_added + ?3,
                         suspected_hallucinations = suspected_hallucinations + ?4 WHERE id = ?1",
-                params![job_id, batch.len() as i64, added as i64, hallucinated as i64],
+                params![job_id, claimed_here as i64, added as i64, hallucinated as i64],
             )?;
             tx.commit()?;
-            added = 0;
+            (added, claimed_here) = (0, 0);
             done += batch.len();
             progress(ImportProgress::Captured {
                 done: done.min(total),

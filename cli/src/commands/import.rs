@@ -1,10 +1,10 @@
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use minne::import::{ImportFormat, ImportOptions, ImportProgress};
 
 use super::Env;
 use crate::output::plural;
+use crate::progress::Progress;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -33,43 +33,48 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         as_speaker: args.as_speaker,
     };
     let mut engine = env.open()?;
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>10} [{bar:30}] {pos}/{len} ({per_sec}, {eta})")
-            .map(|s| s.progress_chars("=> "))
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let mut progress = Progress::stderr("import");
+    progress.note(&format!("reading {}", args.file.display()));
     let started = std::time::Instant::now();
-    let report = engine
-        .import(&args.file, &options, &mut |p| match p {
-            ImportProgress::Parsed { .. } => {}
-            ImportProgress::Captured { done, total } => {
-                bar.set_message("capturing");
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
+    let result = engine.import(&args.file, &options, &mut |p| match p {
+        ImportProgress::Parsed { sessions, messages } => progress.note(&format!(
+            "parsed {} in {}; storing the new ones",
+            plural(messages, "message", "messages"),
+            plural(sessions, "session", "sessions")
+        )),
+        ImportProgress::Captured { done, total } => {
+            progress.advance("capturing", "messages", done as u64, total as u64);
+            if done == total {
+                progress.note("embedding the new episodes");
             }
-            ImportProgress::Embedded { done, total } => {
-                bar.set_message("embedding");
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
+        }
+        ImportProgress::Embedded { done, total } => {
+            progress.advance("embedding", "episodes", done as u64, total as u64);
+            if done == total {
+                progress.note("consolidating");
             }
-        })
-        .map_err(|e| {
-            let what = match e {
-                // The file was refused before anything was written.
-                minne::Error::Import { .. } | minne::Error::Io { .. } | minne::Error::InvalidInput(_) => {
-                    "nothing from it was kept"
-                }
-                // The mode is checked before anything is read or stored.
-                minne::Error::ModeForbids { .. } => {
-                    "nothing from it was stored; after `minne mode remember`, run the import again"
-                }
-                // Messages already stored stay; capture resumes on the next run.
-                _ => "what was stored is kept: `minne status` shows what waits, `minne capture` finishes it",
-            };
-            anyhow::Error::new(e).context(format!("import of {} failed; {what}", args.file.display()))
-        })?;
-    bar.finish_and_clear();
+        }
+    });
+    // Cleared before any error or warning, so it never sits above them.
+    progress.finish();
+    let report = result.map_err(|e| {
+        let what = match e {
+            // The file was refused before anything was written.
+            minne::Error::Import { .. }
+            | minne::Error::Io { .. }
+            | minne::Error::InvalidInput(_) => "nothing from it was kept",
+            // The mode is checked before anything is read or stored.
+            minne::Error::ModeForbids { .. } => {
+                "nothing from it was stored; after `minne mode remember`, run the import again"
+            }
+            // Messages already stored stay; capture resumes on the next run.
+            _ => {
+                "what was stored is kept: `minne status` shows what waits, `minne capture` \
+                 finishes it"
+            }
+        };
+        anyhow::Error::new(e).context(format!("import of {} failed; {what}", args.file.display()))
+    })?;
     if report.messages_truncated > 0 {
         eprintln!(
             "warning: {} longer than {} kB and stored cut to that length",
