@@ -49,7 +49,15 @@ fn serve(replies: Vec<String>) -> (String, Arc<AtomicUsize>) {
                 request["model"], "test-model",
                 "the configured model name is sent"
             );
-            let i = seen.fetch_add(1, Ordering::SeqCst);
+            // Consolidation asks the same endpoint (facts, summaries): count capture's calls.
+            let capture = request["messages"][0]["content"]
+                .as_str()
+                .is_some_and(|s| s.contains("episodic memories"));
+            let i = if capture {
+                seen.fetch_add(1, Ordering::SeqCst)
+            } else {
+                seen.load(Ordering::SeqCst)
+            };
             let content = replies[i.min(replies.len() - 1)].clone();
             let reply = serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}}]});
             let reply = reply.to_string();
@@ -107,7 +115,7 @@ fn verified_quotes_are_kept_and_an_invented_one_is_dropped_and_counted() {
     ]})
     .to_string();
     let (url, requests) = serve(vec![format!("```json\n{reply}\n```")]);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let mut engine = engine(dir.path(), Some(&url));
     engine
         .import_sessions(&[seed_session()], "test", &mut |_| {})
@@ -160,14 +168,14 @@ fn verified_quotes_are_kept_and_an_invented_one_is_dropped_and_counted() {
 #[test]
 fn malformed_json_falls_back_to_the_rules() {
     let (url, requests) = serve(vec!["{\"episodes\": [{\"message\": 1, \"quote\": ".into()]);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let mut with_llm = engine(dir.path(), Some(&url));
     with_llm
         .import_sessions(&[seed_session()], "test", &mut |_| {})
         .unwrap();
     assert_eq!(requests.load(Ordering::SeqCst), 1);
 
-    let rules_dir = tempfile::tempdir().unwrap();
+    let rules_dir = common::tempdir();
     let mut rules_only = engine(rules_dir.path(), None);
     rules_only
         .import_sessions(&[seed_session()], "test", &mut |_| {})
@@ -207,7 +215,7 @@ fn an_unreachable_endpoint_falls_back_without_blocking() {
         .local_addr()
         .unwrap()
         .port();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let mut engine = engine(dir.path(), Some(&format!("http://127.0.0.1:{port}/v1")));
     let report = engine
         .import_sessions(&[seed_session()], "test", &mut |_| {})

@@ -96,7 +96,7 @@ use Role::{Assistant as A, User as U};
 
 #[test]
 fn seed_003_a_passing_remark_gives_no_fact() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -119,7 +119,7 @@ fn seed_003_a_passing_remark_gives_no_fact() {
 
 #[test]
 fn seed_003_a_move_supersedes_the_old_city_with_dates() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -184,7 +184,7 @@ fn seed_003_a_move_supersedes_the_old_city_with_dates() {
 
 #[test]
 fn seed_003_a_name_correction_applies_at_once() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -222,7 +222,7 @@ fn seed_003_a_name_correction_applies_at_once() {
 
 #[test]
 fn the_assistant_and_other_people_never_give_the_user_traits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -253,7 +253,7 @@ fn the_assistant_and_other_people_never_give_the_user_traits() {
 
 #[test]
 fn the_same_statement_three_times_is_one_fact_with_support_three() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -297,7 +297,7 @@ fn the_same_statement_three_times_is_one_fact_with_support_three() {
 
 #[test]
 fn an_older_statement_arriving_later_goes_to_review_not_silently_applied() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(&mut engine, &clock, "now", &[(U, 200, "I live in Tartu.")]);
     // A delayed import of an older conversation.
@@ -345,7 +345,7 @@ fn an_older_statement_arriving_later_goes_to_review_not_silently_applied() {
 
 #[test]
 fn confirming_a_conflict_makes_the_new_value_confirmed_and_current() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(&mut engine, &clock, "now", &[(U, 200, "Jag bor i Malmö.")]);
     say(&mut engine, &clock, "old", &[(U, 3, "Jag bor i Lund.")]);
@@ -368,7 +368,7 @@ fn confirming_a_conflict_makes_the_new_value_confirmed_and_current() {
 
 #[test]
 fn job_change_and_a_changed_preference_supersede() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -418,7 +418,7 @@ fn job_change_and_a_changed_preference_supersede() {
 
 #[test]
 fn explicit_instructions_become_procedures_and_habits_do_not() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -454,7 +454,7 @@ fn explicit_instructions_become_procedures_and_habits_do_not() {
 
 #[test]
 fn forgetting_the_only_source_removes_the_fact_and_restores_the_previous_value() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(&mut engine, &clock, "s1", &[(U, 0, "I live in Tallinn.")]);
     say(&mut engine, &clock, "s2", &[(U, 50, "We moved to Tartu.")]);
@@ -480,7 +480,7 @@ fn forgetting_the_only_source_removes_the_fact_and_restores_the_previous_value()
 
 #[test]
 fn sessions_get_extractive_summaries_and_commitments_become_open_items() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -556,7 +556,7 @@ proptest! {
     fn consolidation_is_idempotent_and_active_facts_have_sources(
         picks in proptest::collection::vec((0..STATEMENTS.len(), 0i64..300), 1..8)
     ) {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = common::tempdir();
         let (mut engine, clock) = open(dir.path());
         for (i, (s, d)) in picks.iter().enumerate() {
             say(&mut engine, &clock, &format!("s{i}"), &[(U, *d, STATEMENTS[*s])]);
@@ -578,7 +578,7 @@ proptest! {
 
 #[test]
 fn a_correction_naming_the_wrong_value_supersedes_it_even_for_family() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -609,7 +609,7 @@ fn a_correction_naming_the_wrong_value_supersedes_it_even_for_family() {
 
 #[test]
 fn leaving_a_job_ends_the_employer_fact() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -639,7 +639,7 @@ fn leaving_a_job_ends_the_employer_fact() {
 
 #[test]
 fn remember_this_in_conversation_is_stored_at_once_as_a_stated_fact() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -679,7 +679,7 @@ fn remember_this_in_conversation_is_stored_at_once_as_a_stated_fact() {
 
 #[test]
 fn a_forgotten_session_takes_its_facts_and_summaries_out_of_every_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     let place = "Quokkavik";
     say(
@@ -726,7 +726,7 @@ fn a_forgotten_session_takes_its_facts_and_summaries_out_of_every_file() {
 
 #[test]
 fn a_commitment_is_an_open_item_until_the_user_reports_it_done() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -767,7 +767,7 @@ fn a_commitment_is_an_open_item_until_the_user_reports_it_done() {
 
 #[test]
 fn a_repeated_request_asks_for_confirmation_and_never_becomes_a_procedure_by_itself() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     for (i, d) in [0, 3, 9].into_iter().enumerate() {
         say(
@@ -809,7 +809,7 @@ fn a_repeated_request_asks_for_confirmation_and_never_becomes_a_procedure_by_its
 
 #[test]
 fn quoted_words_wait_for_review_until_the_user_says_them_outright() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -878,7 +878,7 @@ fn say_reported(
 #[test]
 fn commands_in_conversation_act_at_once_and_the_capture_reports_each() {
     use minne::consolidate::CommandKind;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(&mut engine, &clock, "s1", &[(U, 0, "My name is Alice.")]);
     let report = say_reported(
@@ -930,7 +930,7 @@ fn commands_in_conversation_act_at_once_and_the_capture_reports_each() {
 
 #[test]
 fn free_statements_are_facts_from_the_users_words_merged_with_support() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -980,7 +980,7 @@ fn free_statements_are_facts_from_the_users_words_merged_with_support() {
 
 #[test]
 fn consolidation_runs_nightly_when_the_last_run_is_a_day_old() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(&mut engine, &clock, "s1", &[(U, 0, "I live in Tartu.")]);
     let ran = engine
@@ -1041,7 +1041,7 @@ fn consolidation_runs_nightly_when_the_last_run_is_a_day_old() {
 /// only who was addressed.
 #[test]
 fn commands_said_to_another_person_do_not_act_on_the_memory() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(
         &mut engine,
@@ -1119,4 +1119,307 @@ fn commands_said_to_another_person_do_not_act_on_the_memory() {
         "{texts:#?}"
     );
     assert!(engine.episode_count().unwrap() >= before);
+}
+
+/// Fresh-user finding: "…to Jonas by Friday [2026-06-12]." showed "due 2026-06-10 10:02",
+/// the message time. A deadline resolves to the span from the message time to the end of the
+/// day it names, so the item is due at the end of that day; without a time it has no due time.
+#[test]
+fn an_open_item_is_due_when_its_words_say_not_when_they_were_said() {
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    // day(0) is Monday 5 January 2026, 09:00 at UTC+01:00; "by Friday" is Friday 9 January.
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[
+            (U, 0, "I'll send the signed contract to Jonas by Friday."),
+            (U, 0, "I'll call the plumber back about the leak."),
+        ],
+    );
+    let open = engine.open_items(true).unwrap();
+    let item = |needle: &str| open.iter().find(|o| o.text.contains(needle)).cloned();
+    let Some(contract) = item("contract") else {
+        eprintln!("skipped: capture did not read the promise as a commitment: {open:?}");
+        return;
+    };
+    let friday_end = FixedOffset::east_opt(3600)
+        .unwrap()
+        .with_ymd_and_hms(2026, 1, 9, 23, 59, 59)
+        .unwrap();
+    assert_eq!(
+        contract.due_start,
+        Some(friday_end),
+        "due at the end of that Friday in the writer's offset, not at the message time"
+    );
+    assert_ne!(contract.due_start, Some(day(0)), "never the message time");
+    if let Some(plumber) = item("plumber") {
+        assert_eq!(plumber.due_start, None, "no time named, so no due time");
+    }
+
+    // An edit that moves the deadline moves the due time with it (Thursday 8 January).
+    engine
+        .edit_episode(
+            contract.episode_id,
+            "I'll send the signed contract to Jonas by Thursday.",
+        )
+        .unwrap();
+    let moved = engine
+        .open_items(true)
+        .unwrap()
+        .into_iter()
+        .find(|o| o.episode_id == contract.episode_id)
+        .expect("the edited item is still open");
+    assert_eq!(
+        moved.due_start,
+        Some(friday_end - Duration::days(1)),
+        "the edited words' deadline: the end of Thursday"
+    );
+}
+
+/// The user's own first-person retraction of a held value, with what ends and a sentence
+/// that must leave it held: (first statement, attribute, value, retraction).
+const RETRACTIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "I'm allergic to peanuts.",
+        "allergy",
+        "peanuts",
+        "I'm not allergic to peanuts anymore, my doctor says it's gone.",
+    ),
+    (
+        "I use Notion.",
+        "tool",
+        "Notion",
+        "I don't use Notion any longer.",
+    ),
+    (
+        "Jag är allergisk mot jordnötter.",
+        "allergy",
+        "jordnötter",
+        "Jag är inte allergisk mot jordnötter längre.",
+    ),
+    (
+        "Jag använder Slack.",
+        "tool",
+        "Slack",
+        "Jag har slutat använda Slack.",
+    ),
+    (
+        "Jeg er allergisk over for jordnødder.",
+        "allergy",
+        "jordnødder",
+        "Jeg er ikke længere allergisk over for jordnødder.",
+    ),
+    (
+        "Jeg bruger Trello.",
+        "tool",
+        "Trello",
+        "Jeg er holdt op med at bruge Trello.",
+    ),
+];
+
+/// Issue 5 ("a user correction wins over everything"): a first-person "not … anymore" ends
+/// the held value at the time it was said, with the retracting words on record, and nothing
+/// that shows the user's current state (facts, profile, session start) lists it any more.
+#[rstest::rstest]
+fn a_users_own_retraction_ends_the_fact(#[values(0, 1, 2, 3, 4, 5)] case: usize) {
+    let (first, attribute, value, retraction) = RETRACTIONS[case];
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "s1", &[(U, 0, first)]);
+    assert_eq!(
+        active_value(&engine, attribute).as_deref(),
+        Some(value),
+        "`{first}` states the value outright"
+    );
+    say(&mut engine, &clock, "s2", &[(U, 10, retraction)]);
+    assert!(
+        !engine
+            .facts(false)
+            .unwrap()
+            .iter()
+            .any(|f| f.attribute == attribute),
+        "`{retraction}` ends the value and starts none: {:#?}",
+        engine.facts(false).unwrap()
+    );
+    assert!(
+        !engine
+            .profile()
+            .unwrap()
+            .facts
+            .iter()
+            .any(|f| f.attribute == attribute),
+        "the profile no longer shows it"
+    );
+    let start = engine.session_start(2000).unwrap();
+    let profile_lines: Vec<&String> = start
+        .parts
+        .iter()
+        .filter(|p| p.label.to_lowercase().contains("profile"))
+        .flat_map(|p| p.items.iter())
+        .collect();
+    assert!(
+        !profile_lines
+            .iter()
+            .any(|l| l.starts_with(&format!("- {attribute}:"))),
+        "session start no longer lists it: {profile_lines:?}"
+    );
+    let history = with(&engine.facts(true).unwrap(), attribute);
+    let old = history
+        .iter()
+        .find(|f| f.value == value)
+        .expect("the old value stays in history");
+    // The retraction was said on day 10 (the first message of its session): the old value
+    // held until then.
+    let said = day(10).to_utc();
+    assert_eq!(old.status, FactStatus::Superseded, "{history:#?}");
+    assert_eq!(
+        old.valid_to,
+        Some(said),
+        "it ends when the user retracted it"
+    );
+    let by = history
+        .iter()
+        .find(|f| Some(f.id) == old.superseded_by)
+        .expect("the old value points at what ended it");
+    assert_eq!(
+        by.value,
+        format!("retracted by the user: {value}"),
+        "the record says the user retracted it: {by:#?}"
+    );
+    assert_eq!(by.confidence, Confidence::Stated);
+    assert_eq!((by.valid_from, by.valid_to), (said, Some(said)));
+    assert!(by.text.starts_with("no longer "), "{}", by.text);
+    assert_eq!(
+        by.sources
+            .iter()
+            .map(|s| s.quote.as_str())
+            .collect::<Vec<_>>(),
+        [retraction],
+        "the retracting words are its source"
+    );
+}
+
+/// Hedges, questions, reported speech and other people's negations retract nothing (seed
+/// 003: better to miss something than to hallucinate).
+#[rstest::rstest]
+#[case::hedge_en("Maybe I'm not allergic to peanuts anymore.")]
+#[case::question_en("Am I not allergic to peanuts anymore?")]
+#[case::sister_en("My sister is not allergic to peanuts anymore.")]
+#[case::friend_en("Oskar isn't allergic to peanuts any more.")]
+#[case::reported_en("Oskar says I'm not allergic to peanuts anymore.")]
+#[case::not_sure_en("I'm not sure I'm allergic to peanuts anymore.")]
+#[case::sister_sv("Min syster är inte allergisk mot peanuts längre.")]
+#[case::hedge_sv("Jag är kanske inte allergisk mot peanuts längre.")]
+#[case::friend_da("Oskar er ikke længere allergisk over for peanuts.")]
+#[case::hedge_da("Måske er jeg ikke allergisk over for peanuts længere.")]
+fn no_retraction_from(#[case] text: &str) {
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "I'm allergic to peanuts.")],
+    );
+    say(&mut engine, &clock, "s2", &[(U, 10, text)]);
+    assert_eq!(
+        active_value(&engine, "allergy").as_deref(),
+        Some("peanuts"),
+        "`{text}` is not the user retracting their own allergy"
+    );
+    assert!(
+        !engine
+            .facts(true)
+            .unwrap()
+            .iter()
+            .any(|f| f.status == FactStatus::Superseded),
+        "nothing was ended: {:#?}",
+        engine.facts(true).unwrap()
+    );
+}
+
+/// Recall (issue 4, "Conflicts") returns the stated allergy and its retraction as a pair in
+/// conflict, the retraction first, and the prompt block says both with their dates.
+#[test]
+fn recall_marks_a_retraction_and_what_it_retracts_as_in_conflict() {
+    use minne::recall::{RecallQuery, prompt};
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "I'm allergic to peanuts, properly allergic.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(
+            U,
+            40,
+            "I'm not allergic to peanuts anymore, my doctor says it's gone.",
+        )],
+    );
+    let mut query = RecallQuery::new("Am I allergic to peanuts?");
+    query.k = 5;
+    query.threshold = Some(0.0);
+    let hits = engine.recall(&query).unwrap();
+    let pos = |needle: &str| {
+        hits.iter()
+            .position(|h| h.episode.text.contains(needle))
+            .unwrap_or_else(|| panic!("`{needle}` is recalled: {hits:#?}"))
+    };
+    let (old, new) = (pos("properly allergic"), pos("anymore"));
+    assert!(new < old, "the newer word on the matter ranks first");
+    assert_eq!(hits[old].conflict_with, [hits[new].episode.id]);
+    assert_eq!(hits[new].conflict_with, [hits[old].episode.id]);
+    let block = prompt::block(&hits);
+    // Day 0 and day 40 of the test calendar, 09:00 +01:00 → UTC dates.
+    let (d0, d40) = (
+        day(0).to_utc().format("%Y-%m-%d").to_string(),
+        day(40).to_utc().format("%Y-%m-%d").to_string(),
+    );
+    assert!(
+        block.contains(&format!("you said \"I'm allergic to peanuts, properly allergic.\" on {d0}, but \"I'm not allergic to peanuts anymore")) 
+            && block.contains(&format!("on {d40}")),
+        "{block}"
+    );
+}
+
+/// A retraction is applied once: consolidating again changes nothing, and saying it again
+/// ends nothing more (the value is no longer held).
+#[test]
+fn a_retraction_is_idempotent() {
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "Jeg er allergisk over for jordnødder.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(U, 5, "Jeg er ikke allergisk over for jordnødder længere.")],
+    );
+    let before = snapshot(&engine);
+    clock.set(clock.now() + Duration::days(1));
+    let again = engine.consolidate().unwrap();
+    assert_eq!(again.episodes_read, 0);
+    assert_eq!(snapshot(&engine), before, "a second run changes nothing");
+    say(
+        &mut engine,
+        &clock,
+        "s3",
+        &[(U, 9, "Jeg er ikke længere allergisk over for jordnødder.")],
+    );
+    let allergy = with(&engine.facts(true).unwrap(), "allergy");
+    // One stated value, one retraction record: the repeat finds nothing held to end.
+    assert_eq!(allergy.len(), 2, "{allergy:#?}");
+    assert!(allergy.iter().all(|f| f.status == FactStatus::Superseded));
 }

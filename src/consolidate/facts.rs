@@ -118,8 +118,16 @@ impl Attribute {
         )
     }
 
-    /// The fact as a short English sentence about the user, for the profile and recall.
+    /// The fact as a short English sentence about the user, for the profile and recall. A
+    /// retraction record's value (see `ladder::retract`) reads "no longer …, retracted by the
+    /// user".
     pub fn describe(&self, value: &str) -> String {
+        if let Some(retracted) = value.strip_prefix(super::ladder::RETRACTED_BY_USER) {
+            return format!(
+                "no longer {}, retracted by the user",
+                self.describe(retracted)
+            );
+        }
         match self {
             Attribute::Name => format!("name is {value}"),
             Attribute::Role => format!("works as {value}"),
@@ -559,6 +567,22 @@ pub fn extract(text: &str) -> Vec<Claim> {
                 });
             }
         }
+        // "I'm not allergic to peanuts anymore": the user's own negation of what a rule reads
+        // ends that value (issue 5), when the sentence claimed nothing else.
+        if out.len() == claims_before
+            && let Some((at, denied)) = negated(text, w)
+        {
+            let quoted = is_quoted(text, w, at);
+            for c in denied {
+                out.push(Claim {
+                    correction,
+                    quoted,
+                    replaces: None,
+                    ends: true,
+                    ..c
+                });
+            }
+        }
         // A free statement about the user ("I'm terrified of flying"), when the sentence
         // named no attribute: the clause in the user's words, from its first-person opening.
         if out.len() == claims_before
@@ -692,6 +716,110 @@ const ENDINGS: &[(&str, Attribute)] = &[
     ("vi flyttede fra", A::Location),
     ("jeg flyttede fra", A::Location),
 ];
+
+/// Words that negate what follows in a first-person clause ("I'm not", "jag är inte").
+const NEGATIONS: &[&str] = &["not", "inte", "ikke"];
+
+/// Phrases that say a value stopped holding ("no longer", "slutat", "holdt op med"), with
+/// the words around them that go too ("har slutat att", "er holdt op med at").
+#[rustfmt::skip]
+const STOPPED: &[&str] = &[
+    "no longer", "har slutat att", "har slutat", "slutade att", "slutade", "slutat att",
+    "slutat", "er holdt op med at", "har holdt op med at", "holdt op med at", "er holdt op med",
+    "har holdt op med", "holdt op med",
+];
+
+/// Words that only mark time on a negation ("anymore", "längre", "længere"): dropped with it.
+#[rustfmt::skip]
+const NO_MORE: &[&str] = &[
+    "anymore", "any more", "any longer", "längre", "længere", "mere", "mer",
+];
+
+/// Infinitives after "slutat"/"holdt op med at", and the present form the rules read
+/// ("jag har slutat använda Slack" → "jag använder Slack").
+#[rustfmt::skip]
+const INFINITIVES: &[(&str, &str)] = &[
+    ("använda", "använder"), ("bo", "bor"), ("jobba", "jobbar"), ("arbeta", "arbetar"),
+    ("tala", "talar"), ("prata", "pratar"), ("vara", "är"), ("gilla", "gillar"),
+    ("älska", "älskar"), ("bruge", "bruger"), ("arbejde", "arbejder"), ("tale", "taler"),
+    ("være", "er"), ("elske", "elsker"),
+];
+
+/// Words that may open a clause before its first-person subject ("but I'm not …").
+#[rustfmt::skip]
+const CLAUSE_LEADERS: &[&str] = &[
+    "and", "but", "also", "honestly", "actually", "no", "so", "well", "och", "men", "också",
+    "ärligt", "faktiskt", "nej", "så", "og", "også", "ærligt", "faktisk", "nej",
+];
+
+/// What a first-person negation in sentence `w` denies: "I'm not allergic to peanuts
+/// anymore", "I no longer live in Oslo", "jag är inte allergisk mot nötter längre", "jag har
+/// slutat använda Slack", "jeg er ikke længere allergisk over for jordnødder", "jeg er holdt op
+/// med at bruge Slack". The negation is taken out and the rest read by the same rules as
+/// [`extract`]; the claims it gives are what the user says no longer holds (the caller marks
+/// them `ends`), with the index of the clause's first word. `None` unless the clause holding
+/// the negation opens with the user as subject ("I", "we", "jag", "vi", "jeg"), so "my sister
+/// is not allergic anymore" and "Oskar doesn't live here any more" deny nothing of the user's.
+/// A denied ending ("I haven't left Nordhav") and a family or pet word are never read. The
+/// caller has already refused hedges and questions.
+fn negated(text: &str, w: &[Word]) -> Option<(usize, Vec<Claim>)> {
+    let mark = (0..w.len()).find(|&i| {
+        NEGATIONS.contains(&w[i].low.as_str()) || STOPPED.iter().any(|p| words::matches_at(w, i, p))
+    })?;
+    let mut start = mark;
+    while start > 0 && !is_boundary(&w[start - 1]) {
+        start -= 1;
+    }
+    let subject = (start..mark).find(|&i| !CLAUSE_LEADERS.contains(&w[i].low.as_str()))?;
+    if !FIRST_PERSON.contains(&w[subject].low.as_str()) {
+        return None;
+    }
+    let mut kept: Vec<String> = Vec::new();
+    let mut i = start;
+    let mut infinitive_next = false;
+    while i < w.len() {
+        if let Some(n) = STOPPED
+            .iter()
+            .chain(NO_MORE)
+            .filter(|p| words::matches_at(w, i, p))
+            .map(|p| p.split(' ').count())
+            .max()
+        {
+            infinitive_next = STOPPED.iter().any(|p| words::matches_at(w, i, p));
+            i += n;
+            continue;
+        }
+        let x = &w[i];
+        // "do not live" → "live": the auxiliary goes with its negation.
+        let aux =
+            matches!(x.low.as_str(), "do" | "does") && w.get(i + 1).is_some_and(|n| n.low == "not");
+        if aux || NEGATIONS.contains(&x.low.as_str()) {
+            i += 1;
+            continue;
+        }
+        let own = &text[x.span.clone()];
+        let word = if infinitive_next {
+            INFINITIVES
+                .iter()
+                .find(|(inf, _)| *inf == x.low)
+                .map_or(own, |(_, present)| *present)
+        } else if own.to_lowercase() == x.low {
+            own
+        } else {
+            // A contraction's part ("I'm" → "i", "am").
+            x.low.as_str()
+        };
+        infinitive_next = false;
+        kept.push(word.to_string());
+        i += 1;
+    }
+    let rest = kept.join(" ");
+    let denied: Vec<Claim> = extract(&rest)
+        .into_iter()
+        .filter(|c| !c.ends && !matches!(c.attribute, A::Family | A::Pet))
+        .collect();
+    (!denied.is_empty()).then_some((start, denied))
+}
 
 /// The capitalised value after "not"/"inte"/"ikke" in a sentence ("Alex, not Alice"), when
 /// the negation follows a comma or the value: the old value a correction names.
@@ -835,6 +963,108 @@ fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
         ends: false,
     })
 }
+
+/// First-person subjects that open a statement by the user about themselves.
+const FIRST_PERSON: &[&str] = &["i", "we", "jag", "vi", "jeg"];
+
+/// Possessives that open a statement about something of the user's ("my name is …").
+#[rustfmt::skip]
+const POSSESSIVES: &[&str] = &[
+    "my", "our", "min", "mitt", "mina", "vår", "vårt", "våra", "mit", "mine", "vores",
+];
+
+/// Nouns after a possessive that make the sentence about the user, not about another person
+/// ("my name", "mitt jobb", "min tidszone").
+#[rustfmt::skip]
+const SELF_NOUNS: &[&str] = &[
+    "name", "namn", "navn", "job", "jobb", "work", "arbete", "arbejde", "role", "roll", "rolle",
+    "title", "titel", "timezone", "time", "tidszon", "tidszone", "native", "modersmål", "diet",
+    "kost", "language", "languages", "språk", "sprog", "allergy", "allergi", "home", "hem",
+    "hjem", "hometown", "hemstad", "hjemby", "favourite", "favorite", "favorit", "favoritt",
+    "first", "första", "første", "new", "nya", "nye", "nyt", "current", "nuvarande", "nuværende",
+];
+
+/// Subjects and possessives that make a clause about somebody other than the user.
+#[rustfmt::skip]
+const OTHER_SUBJECTS: &[&str] = &[
+    "you", "your", "he", "she", "they", "it", "his", "her", "their", "its", "du", "din", "ditt",
+    "dina", "ni", "er", "han", "hon", "hen", "de", "dom", "hans", "hennes", "deras", "dit",
+    "dine", "jeres", "hun", "hendes", "deres", "den", "det",
+];
+
+/// How many words into a quote its clause's subject may come ("Most evenings I …").
+const SUBJECT_REACH: usize = 3;
+
+/// Whether the words at byte range `span` of `text` (the user's own message or episode) are
+/// the user speaking about themselves, outright: the attribution check an LLM's fact must pass
+/// before it may enter the ladder (issue 5; seed 003, failure 2). `None` when they are; else
+/// why not, in a few words: a hedge or question, quoted words, reported speech, or a clause
+/// whose subject is not the user ("Oskar hates football", "my sister lives in Bergen"). With
+/// `kin` a possessive before a family or pet word is the user's own ("my daughter Maja"), for
+/// the `family` and `pet` attributes only. Same word lists as [`extract`], so no more lenient
+/// than the rules.
+pub(crate) fn not_the_users_own(
+    text: &str,
+    span: std::ops::Range<usize>,
+    kin: bool,
+) -> Option<&'static str> {
+    let all = words::tokenize(text);
+    let Some(q) = all
+        .iter()
+        .position(|x| x.span.start >= span.start && !x.punct)
+    else {
+        return Some("no words");
+    };
+    let Some(sentence) = words::sentences(text, &all)
+        .into_iter()
+        .find(|s| s.contains(&q))
+    else {
+        return Some("no words");
+    };
+    let w = &all[sentence.clone()];
+    let qi = q - sentence.start;
+    if is_hedged(w) {
+        return Some("a hedge or a question");
+    }
+    if is_quoted(text, w, qi) {
+        return Some("quoted words");
+    }
+    if w[..qi].iter().any(|x| REPORTING.contains(&x.low.as_str())) {
+        return Some("reported speech");
+    }
+    // The clause's subject: the first pronoun or possessive from the clause's start to a few
+    // words into the quote ("No, I live …", "Most evenings I sketch …"). A named person or
+    // "my sister" first, or no first person at all, is somebody else speaking or spoken of.
+    let mut c = qi;
+    while c > 0 && !is_boundary(&w[c - 1]) {
+        c -= 1;
+    }
+    let reach = (qi + SUBJECT_REACH).min(w.len() - 1);
+    for i in c..=reach {
+        if i > qi && is_boundary(&w[i]) {
+            break;
+        }
+        let low = w[i].low.as_str();
+        if FIRST_PERSON.contains(&low) {
+            return None;
+        }
+        if POSSESSIVES.contains(&low) {
+            let next = w.get(i + 1).map_or("", |x| x.low.as_str());
+            let mother_tongue = next == "mother" && w.get(i + 2).is_some_and(|x| x.low == "tongue");
+            let own = SELF_NOUNS.contains(&next)
+                || mother_tongue
+                || (kin && (FAMILY.contains(&next) || PETS.contains(&next)));
+            return (!own).then_some(NOT_THE_USER);
+        }
+        if OTHER_SUBJECTS.contains(&low) {
+            return Some(NOT_THE_USER);
+        }
+    }
+    Some(NOT_THE_USER)
+}
+
+/// Why a clause is not the user's own statement about themselves.
+const NOT_THE_USER: &str = "not about the user (another person is the subject)";
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
@@ -997,6 +1227,17 @@ mod tests {
         "likes"
     )]
     #[case::used_to_da("Jeg plejede at elske koriander.", "preference:koriander", "likes")]
+    #[case::retract_en(
+        "I'm not allergic to peanuts anymore, my doctor says it's gone.",
+        "allergy",
+        "peanuts"
+    )]
+    #[case::retract_no_longer("I no longer use Notion.", "tool", "Notion")]
+    #[case::retract_plain("I don't live in Oslo.", "location", "Oslo")]
+    #[case::retract_sv("Jag är inte allergisk mot nötter längre.", "allergy", "nötter")]
+    #[case::retract_sv_slutat("Men jag har slutat jobba på Volvo.", "employer", "Volvo")]
+    #[case::retract_da("Jeg er ikke længere allergisk over for nødder.", "allergy", "nødder")]
+    #[case::retract_da_holdt_op("Jeg er holdt op med at bruge Slack.", "tool", "Slack")]
     fn ends(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
         let c = extract(text);
         assert!(
@@ -1005,6 +1246,24 @@ mod tests {
             "`{text}` says {attribute} = {value} no longer holds: {c:?}"
         );
         assert!(!c.iter().any(|c| !c.ends), "and claims nothing new: {c:?}");
+    }
+
+    #[rstest::rstest]
+    #[case::hedged("Maybe I'm not allergic to peanuts anymore.")]
+    #[case::question("Am I not allergic to peanuts anymore?")]
+    #[case::sister("My sister is not allergic to peanuts anymore.")]
+    #[case::reported("Oskar says I'm not allergic to peanuts anymore.")]
+    #[case::kin("My daughter Maja is not allergic anymore.")]
+    #[case::denied_ending("I have not left Nordhav.")]
+    #[case::not_sure("I'm not sure I still use Notion.")]
+    #[case::sv_other("Min bror bor inte i Lund längre.")]
+    #[case::da_other("Oskar er ikke længere allergisk over for nødder.")]
+    fn retracts_nothing(#[case] text: &str) {
+        let c = extract(text);
+        assert!(
+            !c.iter().any(|c| c.ends),
+            "`{text}` is no first-person retraction by the user: {c:?}"
+        );
     }
 
     #[test]
@@ -1040,6 +1299,86 @@ mod tests {
             c[0].replaces.as_deref(),
             Some("Alice"),
             "the correction names the old value"
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::plain("I live in Tartu now.", "live in Tartu", false, None)]
+    #[case::opener("No, we moved to Tartu in May.", "moved to Tartu", false, None)]
+    #[case::sv("Jag jobbar som lärare.", "jobbar som lärare", false, None)]
+    #[case::self_noun("My name is Alex.", "name is Alex", false, None)]
+    #[case::fronted(
+        "Most evenings I sketch furniture in Figma.",
+        "Most evenings I sketch furniture in Figma",
+        false,
+        None
+    )]
+    #[case::mid_clause(
+        "Most evenings I sketch furniture in Figma.",
+        "sketch furniture in Figma",
+        false,
+        None
+    )]
+    #[case::other_then_me(
+        "Oskar hates football because I told him so.",
+        "Oskar hates football",
+        false,
+        Some("not about the user (another person is the subject)")
+    )]
+    #[case::you(
+        "You sound like a night owl.",
+        "sound like a night owl",
+        false,
+        Some("not about the user (another person is the subject)")
+    )]
+    #[case::kin("My daughter Maja starts school.", "daughter Maja", true, None)]
+    #[case::other(
+        "Oskar hates football.",
+        "hates football",
+        false,
+        Some("not about the user (another person is the subject)")
+    )]
+    #[case::kin_trait(
+        "My sister lives in Bergen.",
+        "lives in Bergen",
+        false,
+        Some("not about the user (another person is the subject)")
+    )]
+    #[case::kin_not_allowed(
+        "My daughter Maja starts school.",
+        "daughter Maja",
+        false,
+        Some("not about the user (another person is the subject)")
+    )]
+    #[case::reported(
+        "Oskar says I love football.",
+        "I love football",
+        false,
+        Some("reported speech")
+    )]
+    #[case::quoted(
+        "She wrote: \"I live in Oslo now.\"",
+        "I live in Oslo",
+        false,
+        Some("quoted words")
+    )]
+    #[case::hedge(
+        "I might move to Berlin.",
+        "move to Berlin",
+        false,
+        Some("a hedge or a question")
+    )]
+    fn attribution_of(
+        #[case] text: &str,
+        #[case] quote: &str,
+        #[case] kin: bool,
+        #[case] expected: Option<&str>,
+    ) {
+        let start = text.find(quote).unwrap();
+        assert_eq!(
+            not_the_users_own(text, start..start + quote.len(), kin),
+            expected,
+            "`{quote}` in `{text}`"
         );
     }
 

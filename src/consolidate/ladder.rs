@@ -12,6 +12,8 @@ use crate::error::Result;
 use crate::import::transcript::hex;
 
 /// Records what `claim` from episode `ep` says:
+/// - the value no longer holds (`ends`, the user's own unquoted words): the held fact ends,
+///   see [`retract`];
 /// - the same value is already held (active or waiting): one more supporting episode;
 /// - the same evidence was rejected before: nothing (a rejected candidate is not proposed
 ///   again from the same evidence);
@@ -33,12 +35,7 @@ pub(crate) fn apply(
     if claim.ends {
         // Only the user's own, unquoted words end a value, and only one held when they spoke.
         if !claim.quoted {
-            report.facts_superseded += tx.execute(
-                "UPDATE facts SET status = 'superseded', valid_to = ?3, updated_at = ?4
-                 WHERE attribute = ?1 AND status = 'active' AND valid_from <= ?3
-                   AND (norm = ?2 OR norm LIKE ?2 || ' %')",
-                params![attribute, norm, ep.occurred_at, now],
-            )?;
+            report.facts_superseded += retract(tx, &attribute, &claim.value, ep, now)?;
         }
         return Ok(());
     }
@@ -179,6 +176,57 @@ pub(crate) fn apply(
         }
     }
     Ok(())
+}
+
+/// How the value of a retraction record starts: the rest is the value the user retracted.
+pub(crate) const RETRACTED_BY_USER: &str = "retracted by the user: ";
+
+/// The user's own words in `ep` say `value` of `attribute` no longer holds ("I'm not allergic
+/// to peanuts anymore", "I left Nordhav"): every active fact of that attribute held when they
+/// spoke (`valid_from` ≤ the episode's time) whose value is `value`, or starts with it and a
+/// space, ends at the episode's time, superseded by a retraction record. The record is a
+/// `superseded` fact of the same attribute, `stated`, valid from and to the episode's time,
+/// valued [`RETRACTED_BY_USER`] + `value` and resting on `ep`: so the history (`facts --all`)
+/// shows who ended the fact, with what words and when, recall pairs the two episodes as a
+/// conflict, and no profile or context shows either (seed 003: a user correction wins, the
+/// old value is kept in history with its valid-to time; issue 5). Nothing held, nothing done,
+/// so a second run changes nothing. Returns how many facts ended.
+fn retract(
+    tx: &Transaction<'_>,
+    attribute: &str,
+    value: &str,
+    ep: &EpisodeRow,
+    now: &str,
+) -> Result<usize> {
+    let norm = value.trim().to_lowercase();
+    let held: Vec<i64> = {
+        let mut stmt = tx.prepare(
+            "SELECT id FROM facts
+             WHERE attribute = ?1 AND status = 'active' AND valid_from <= ?3
+               AND (norm = ?2 OR norm LIKE ?2 || ' %')",
+        )?;
+        let rows = stmt.query_map(params![attribute, norm, ep.occurred_at], |r| r.get(0))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    if held.is_empty() {
+        return Ok(0);
+    }
+    let record = format!("{RETRACTED_BY_USER}{}", value.trim());
+    tx.execute(
+        "INSERT INTO facts (attribute, value, norm, confidence, status, valid_from, valid_to, created_at, updated_at)
+         VALUES (?1, ?2, ?3, 'stated', 'superseded', ?4, ?4, ?5, ?5)",
+        params![attribute, record, record.to_lowercase(), ep.occurred_at, now],
+    )?;
+    let by = tx.last_insert_rowid();
+    link(tx, by, ep.id)?;
+    for id in &held {
+        tx.execute(
+            "UPDATE facts SET status = 'superseded', valid_to = ?2, superseded_by = ?3, updated_at = ?4
+             WHERE id = ?1",
+            params![id, ep.occurred_at, by, now],
+        )?;
+    }
+    Ok(held.len())
 }
 
 /// The user now says outright what was only quoted before: the candidate becomes their

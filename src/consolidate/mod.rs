@@ -26,6 +26,7 @@ pub mod facts;
 #[rustfmt::skip]
 mod lexicon;
 mod ladder;
+pub mod llm;
 pub mod procedures;
 mod review;
 mod summary;
@@ -33,7 +34,9 @@ mod words;
 
 pub use commands::{AppliedCommand, CommandKind};
 pub use facts::Attribute;
+pub use llm::LlmConsolidation;
 pub use review::{ReviewItem, ReviewKind};
+pub(crate) use summary::due_of_episode;
 pub use summary::{OpenItem, SessionSummary};
 
 /// Row id of a fact in its context's store.
@@ -213,6 +216,9 @@ pub struct ConsolidationReport {
     /// Commands in the user's words acted on in this run ("remember that …", "forget what I
     /// said about …", "always …", "actually my name is …"), each with what it did.
     pub commands: Vec<AppliedCommand>,
+    /// What the optional LLM did (facts read and verified, summaries written or rejected,
+    /// errors the rules stood in for); `None` when no LLM is configured.
+    pub llm: Option<LlmConsolidation>,
 }
 
 /// An episode as consolidation reads it.
@@ -240,6 +246,8 @@ impl Engine {
         self.require_recall()?;
         // Nightly work includes retention: routine episodes past their period go first.
         self.purge_expired_routine()?;
+        // The optional LLM is asked before the write transaction, so capture never waits on it.
+        let mut llm_work = llm::prepare(self.store.conn(), self.llm.as_deref())?;
         let now = fmt_utc(self.clock.now());
         let tx = self
             .store
@@ -320,6 +328,7 @@ impl Engine {
                         });
                     }
                 }
+                llm::apply_facts(&tx, ep, &mut llm_work, &now, &mut report)?;
                 // "Remember that …" (seed 003: user commands act at once).
                 let remembered = if ep.to_minne {
                     commands::remembered(&ep.text)
@@ -381,10 +390,11 @@ impl Engine {
                 let closed = summary::close_reported(&tx, &ep.text, &ep.occurred_at, &now)?;
                 report.open_items_done += closed;
                 if ep.kind == ActKind::Commitment && closed == 0 {
+                    let (due_start, due_end) = summary::due_of_episode(&tx, ep.id)?;
                     report.open_items_added += tx.execute(
                         "INSERT OR IGNORE INTO open_items (episode_id, actor, due_start, due_end, status, created_at)
-                         SELECT id, actor, event_start, event_end, 'open', ?2 FROM episodes WHERE id = ?1",
-                        params![ep.id, now],
+                         SELECT id, actor, ?3, ?4, 'open', ?2 FROM episodes WHERE id = ?1",
+                        params![ep.id, now, due_start, due_end],
                     )?;
                 }
             }
@@ -394,7 +404,8 @@ impl Engine {
             )?;
         }
         report.episodes_read = pending.len();
-        report.summaries_written = summary::rebuild_changed(&tx, &now)?;
+        report.summaries_written = summary::rebuild_changed_with(&tx, &now, &llm_work.drafts)?;
+        report.llm = llm_work.report.take();
         tx.commit()?;
         if report.unsupported_dropped > 0 {
             // The removed rows' pages are zeroed in the WAL; move them into the database

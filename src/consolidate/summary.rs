@@ -1,6 +1,10 @@
 //! Session summaries and open items (seed 003's session layer: topic, summary, facts learned,
-//! open items). Summaries are extractive: the session's highest-salience non-routine episodes,
-//! quoted verbatim in the order they were said, so nothing is invented.
+//! open items). Summaries are extractive by default: the session's highest-salience non-routine
+//! episodes, quoted verbatim in the order they were said, so nothing is invented. With an LLM
+//! configured a summary may be abstractive instead ([`super::llm`]), kept only when every quote
+//! it cites is found in the session's messages; the record's `method` says which.
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, FixedOffset, Utc};
 use rusqlite::{Connection, Transaction, params};
@@ -10,7 +14,7 @@ use super::{FactView, load_facts};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::model::{EpisodeId, SessionId};
-use crate::store::{parse_fixed, parse_utc};
+use crate::store::{fmt_fixed, parse_fixed, parse_utc};
 
 /// Episodes quoted per summary.
 const SUMMARY_EPISODES: usize = 3;
@@ -33,8 +37,12 @@ pub struct SessionSummary {
     pub topic: String,
     /// The most salient episodes, verbatim, in the order they were said.
     pub summary: String,
-    /// The episodes quoted.
+    /// The episodes quoted (for an abstractive summary: every episode of the messages the LLM
+    /// read, so forgetting any of them removes the summary).
     pub episode_ids: Vec<EpisodeId>,
+    /// How it was made: `extractive`, `abstractive (llm:<model>)`, or `extractive (llm …)`
+    /// when the LLM's summary was rejected (`llm quote not found`) or the LLM failed.
+    pub method: String,
     /// Facts that rest on this session's episodes.
     pub facts_learned: Vec<FactView>,
     /// Open items from this session.
@@ -52,9 +60,11 @@ pub struct OpenItem {
     pub actor: String,
     /// The words, verbatim.
     pub text: String,
-    /// When it is due: the resolved time the words name, if any.
+    /// When it is due: the last second of the time the words name, in the writer's offset
+    /// ("by Friday" is due that Friday at 23:59:59; see [`due_of`]); `None` when they name
+    /// none.
     pub due_start: Option<DateTime<FixedOffset>>,
-    /// End of the due interval.
+    /// End of the time the words name (exclusive).
     pub due_end: Option<DateTime<FixedOffset>>,
     /// `open` or `done`.
     pub status: String,
@@ -65,11 +75,12 @@ impl Engine {
     pub fn session_summaries(&self, limit: usize) -> Result<Vec<SessionSummary>> {
         let conn = self.store.conn();
         let mut stmt = conn.prepare(
-            "SELECT s.id, s.external_id, s.started_at, s.ended_at, x.topic, x.summary, x.episode_ids
+            "SELECT s.id, s.external_id, s.started_at, s.ended_at, x.topic, x.summary, x.episode_ids,
+                    x.method
              FROM session_summaries x JOIN sessions s ON s.id = x.session_id
              ORDER BY s.ended_at DESC, s.id DESC LIMIT ?1",
         )?;
-        type Row = (i64, String, String, String, String, String, String);
+        type Row = (i64, String, String, String, String, String, String, String);
         let rows: Vec<Row> = stmt
             .query_map([limit as i64], |r| {
                 Ok((
@@ -80,11 +91,12 @@ impl Engine {
                     r.get(4)?,
                     r.get(5)?,
                     r.get(6)?,
+                    r.get(7)?,
                 ))
             })?
             .collect::<rusqlite::Result<_>>()?;
         let mut out = Vec::with_capacity(rows.len());
-        for (id, external, started, ended, topic, summary, ids) in rows {
+        for (id, external, started, ended, topic, summary, ids, method) in rows {
             let in_session = "IN (SELECT e.id FROM episodes e JOIN messages m ON m.id = e.message_id WHERE m.session_id = ?1)";
             out.push(SessionSummary {
                 session_id: SessionId(id),
@@ -94,6 +106,7 @@ impl Engine {
                 topic,
                 summary,
                 episode_ids: ids.split(',').filter_map(|s| s.parse().ok()).map(EpisodeId).collect(),
+                method,
                 facts_learned: load_facts(
                     conn,
                     &format!("status = 'active' AND id IN (SELECT fact_id FROM fact_sources WHERE episode_id {in_session})"),
@@ -125,6 +138,40 @@ impl Engine {
         }
         Ok(())
     }
+}
+
+/// When a commitment is due, from its episode's event time (`start`, `end`: inclusive start and
+/// exclusive end in the writer's UTC offset, as capture resolves them): `(due_start, due_end)`
+/// where `due_start` is the last second of that time. A deadline ("by Friday") resolves to the
+/// span from the message time to the end of Friday, so it is due Friday 23:59:59, never at the
+/// message time; an instant ("Friday at 9") is due at itself; no event time, no due time.
+pub(crate) fn due_of(
+    start: Option<DateTime<FixedOffset>>,
+    end: Option<DateTime<FixedOffset>>,
+) -> (Option<DateTime<FixedOffset>>, Option<DateTime<FixedOffset>>) {
+    match (start, end) {
+        (Some(s), Some(e)) if e > s => (Some((e - chrono::Duration::seconds(1)).max(s)), Some(e)),
+        (Some(s), _) => (Some(s), Some(s)),
+        (None, _) => (None, None),
+    }
+}
+
+/// [`due_of`] episode `id`'s stored event time, formatted for the `open_items` columns.
+/// Errors: an unknown episode, or a stored time that does not parse.
+pub(crate) fn due_of_episode(
+    conn: &Connection,
+    id: i64,
+) -> Result<(Option<String>, Option<String>)> {
+    let (start, end): (Option<String>, Option<String>) = conn.query_row(
+        "SELECT event_start, event_end FROM episodes WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let (due_start, due_end) = due_of(
+        start.as_deref().map(parse_fixed).transpose()?,
+        end.as_deref().map(parse_fixed).transpose()?,
+    );
+    Ok((due_start.map(fmt_fixed), due_end.map(fmt_fixed)))
 }
 
 pub(crate) fn open_items(conn: &Connection, open_only: bool) -> Result<Vec<OpenItem>> {
@@ -280,20 +327,99 @@ pub(crate) fn close_reported(
     Ok(closed)
 }
 
+/// The sessions whose summary is missing or older than their newest episode, each with that
+/// episode's id (what a new summary covers up to).
+pub(crate) fn changed_sessions(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT m.session_id, max(e.id) FROM episodes e JOIN messages m ON m.id = e.message_id
+         GROUP BY m.session_id
+         HAVING max(e.id) > coalesce((SELECT covered_to FROM session_summaries x WHERE x.session_id = m.session_id), 0)",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// What the LLM gave for one session's summary, made before the write transaction (the call
+/// may take seconds) and used only if the session has not changed since (`covered_to`).
+#[derive(Debug, Clone)]
+pub(crate) enum Draft {
+    /// A summary whose quotes were all found in the session's messages.
+    Abstractive {
+        /// The newest episode id of the session when the LLM was asked.
+        covered_to: i64,
+        /// A short topic line.
+        topic: String,
+        /// The LLM's summary.
+        summary: String,
+        /// Every episode of the messages the LLM read.
+        episode_ids: Vec<i64>,
+        /// `abstractive (llm:<model>)`.
+        method: String,
+    },
+    /// The LLM's summary was rejected or the LLM failed: the extractive one is written, with
+    /// `method` saying why (`extractive (llm quote not found)`).
+    Rejected {
+        /// The newest episode id of the session when the LLM was asked.
+        covered_to: i64,
+        /// `extractive (llm …)`.
+        method: String,
+    },
+}
+
 /// Writes the summary of every session that has none yet or gained episodes since; returns
 /// how many were written. A session whose episodes are all routine gets no summary.
 pub(crate) fn rebuild_changed(tx: &Transaction<'_>, now: &str) -> Result<usize> {
-    let changed: Vec<(i64, i64)> = {
-        let mut stmt = tx.prepare(
-            "SELECT m.session_id, max(e.id) FROM episodes e JOIN messages m ON m.id = e.message_id
-             GROUP BY m.session_id
-             HAVING max(e.id) > coalesce((SELECT covered_to FROM session_summaries x WHERE x.session_id = m.session_id), 0)",
-        )?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        rows.collect::<rusqlite::Result<_>>()?
-    };
+    rebuild_changed_with(tx, now, &HashMap::new())
+}
+
+/// [`rebuild_changed`], taking the LLM's `drafts` by session id: an abstractive draft is
+/// written when its session is unchanged since the LLM was asked and every episode it covers
+/// is still there; otherwise (or for a rejected draft, or a session without one) the
+/// extractive summary is written, with the draft's reason in `method`.
+pub(crate) fn rebuild_changed_with(
+    tx: &Transaction<'_>,
+    now: &str,
+    drafts: &HashMap<i64, Draft>,
+) -> Result<usize> {
+    let changed = changed_sessions(tx)?;
     let mut written = 0;
     for (session, covered_to) in changed {
+        match drafts.get(&session) {
+            Some(Draft::Abstractive {
+                covered_to: asked_at,
+                topic: llm_topic,
+                summary,
+                episode_ids,
+                method,
+            }) if *asked_at == covered_to && all_exist(tx, episode_ids)? => {
+                tx.execute(
+                    "DELETE FROM session_summaries WHERE session_id = ?1",
+                    [session],
+                )?;
+                let ids = format!(
+                    ",{},",
+                    episode_ids
+                        .iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                );
+                written += tx.execute(
+                    "INSERT INTO session_summaries (session_id, topic, summary, episode_ids, covered_to, created_at, method)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![session, topic(llm_topic), summary, ids, covered_to, now, method],
+                )?;
+                continue;
+            }
+            _ => {}
+        }
+        let method = match drafts.get(&session) {
+            Some(Draft::Rejected {
+                covered_to: asked_at,
+                method,
+            }) if *asked_at == covered_to => method.as_str(),
+            _ => "extractive",
+        };
         let picked: Vec<(i64, String)> = {
             let mut stmt = tx.prepare(
                 "SELECT e.id, e.text FROM episodes e JOIN messages m ON m.id = e.message_id
@@ -329,12 +455,23 @@ pub(crate) fn rebuild_changed(tx: &Transaction<'_>, now: &str) -> Result<usize> 
                 .join(",")
         );
         written += tx.execute(
-            "INSERT INTO session_summaries (session_id, topic, summary, episode_ids, covered_to, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![session, topic, summary, ids, covered_to, now],
+            "INSERT INTO session_summaries (session_id, topic, summary, episode_ids, covered_to, created_at, method)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![session, topic, summary, ids, covered_to, now, method],
         )?;
     }
     Ok(written)
+}
+
+/// Whether every episode in `ids` is still stored (none was forgotten while the LLM wrote).
+fn all_exist(conn: &Connection, ids: &[i64]) -> Result<bool> {
+    let mut stmt = conn.prepare_cached("SELECT 1 FROM episodes WHERE id = ?1")?;
+    for id in ids {
+        if !stmt.exists([id])? {
+            return Ok(false);
+        }
+    }
+    Ok(!ids.is_empty())
 }
 
 /// The opening words of `text`, cut at a word boundary.

@@ -5,7 +5,9 @@
 //! Two memories disagree when
 //! - consolidation recorded that a fact resting on one was superseded by a fact of the same
 //!   attribute resting on the other (two values of one attribute, or a change of heart:
-//!   `preference:koriander`), or
+//!   `preference:koriander`), or ended by the user's own retraction ("I'm not allergic to
+//!   peanuts anymore": the retraction record that supersedes the fact rests on the retracting
+//!   episode, see `consolidate::ladder`), or
 //! - one is a `correction` or `retraction` (seed 004's act kinds) by the same speaker, said
 //!   later than the other, about the same thing: they share a content word.
 
