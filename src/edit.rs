@@ -10,22 +10,29 @@
 //!   memory (the message's dedupe key follows its words, so re-importing adds nothing); a
 //!   tombstone of each original message keeps a re-import of an old export from bringing the
 //!   old words back;
+//! - the columns capture derives from the words are derived again from the new ones, with
+//!   capture's rules and the source message's time and offset: the event time (expression,
+//!   start, end; cleared when the new words name no time), the named participants (a name
+//!   the new words no longer hold goes), and an open item's due time;
 //! - facts and session summaries built from the old words are dropped and rebuilt by the
 //!   consolidation that runs at the end;
 //! - the WAL is checkpointed and truncated.
 //!
-//! The episode records when it was edited (`edited_at`).
+//! The episode records when it was edited (`edited_at`). Its act kind, salience and
+//! stability stay: they say how the memory was first said and how it has been used, and
+//! re-reading an act kind from a rewording alone (without the message around it) would guess.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, FixedOffset, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 
 use crate::capture::restate::cut_span;
+use crate::capture::rules;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::forget::tombstone_hash;
-use crate::model::EpisodeId;
-use crate::store::{fmt_utc, parse_utc};
+use crate::model::{EpisodeId, EventTime, MessageInput, Role};
+use crate::store::{fmt_fixed, fmt_utc, parse_fixed, parse_utc};
 
 /// The longest text an edit accepts, in bytes (64 KiB): a memory, not a document.
 pub const MAX_EDIT_BYTES: usize = 64 * 1024;
@@ -138,6 +145,7 @@ impl Engine {
             "UPDATE episodes SET text = ?2, edited_at = ?3 WHERE id = ?1",
             params![id.0, new_text, fmt_utc(at)],
         )?;
+        rederive(&tx, id, message_id, new_text)?;
         tx.execute("DELETE FROM embeddings WHERE episode_id = ?1", [id.0])?;
         // What consolidation built from the old words goes; it is rebuilt from the new ones.
         tx.execute("DELETE FROM fact_sources WHERE episode_id = ?1", [id.0])?;
@@ -191,4 +199,74 @@ impl Engine {
         })?;
         stamp.as_deref().map(parse_utc).transpose()
     }
+}
+
+/// Derives again what capture derives from an episode's words, from `new_text` read at its
+/// source message's time and offset (capture's rules, [`rules::extract`]): the event time
+/// (the first one the new words name, or none), the participants (the people the new words
+/// name, and earlier ones the new words still name, such as one a pronoun pointed to in the
+/// first telling when the edit kept the name), and an open item's due time.
+fn rederive(
+    tx: &rusqlite::Transaction<'_>,
+    id: EpisodeId,
+    message_id: i64,
+    new_text: &str,
+) -> Result<()> {
+    let (role, sent_at, offset): (String, String, i64) = tx.query_row(
+        "SELECT role, sent_at, utc_offset_s FROM messages WHERE id = ?1",
+        [message_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let offset = FixedOffset::east_opt(offset as i32).ok_or_else(|| {
+        Error::InvalidInput(format!("stored UTC offset {offset} s is out of range"))
+    })?;
+    let role: Role = role.parse()?;
+    let found = rules::extract(&MessageInput {
+        role,
+        text: new_text,
+        timestamp: parse_fixed(&sent_at)?.with_timezone(&offset),
+    });
+    let when: Option<EventTime> = found.iter().find_map(|x| x.when.clone());
+    tx.execute(
+        "UPDATE episodes SET event_expression = ?2, event_start = ?3, event_end = ?4 WHERE id = ?1",
+        params![
+            id.0,
+            when.as_ref().map(|w| w.expression.clone()),
+            when.as_ref().map(|w| fmt_fixed(w.start)),
+            when.as_ref().map(|w| fmt_fixed(w.end)),
+        ],
+    )?;
+    let mut people: Vec<String> = Vec::new();
+    for name in found.iter().flat_map(|x| x.participants.iter()) {
+        if !people.contains(name) {
+            people.push(name.clone());
+        }
+    }
+    let lower = new_text.to_lowercase();
+    let old: Vec<String> = {
+        let mut stmt = tx.prepare("SELECT name FROM episode_participants WHERE episode_id = ?1")?;
+        stmt.query_map([id.0], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    for name in old {
+        if !people.contains(&name) && lower.contains(&name.to_lowercase()) {
+            people.push(name);
+        }
+    }
+    tx.execute(
+        "DELETE FROM episode_participants WHERE episode_id = ?1",
+        [id.0],
+    )?;
+    for name in &people {
+        tx.execute(
+            "INSERT OR IGNORE INTO episode_participants (episode_id, name) VALUES (?1, ?2)",
+            params![id.0, name],
+        )?;
+    }
+    let (due_start, due_end) = crate::consolidate::due_of_episode(tx, id.0)?;
+    tx.execute(
+        "UPDATE open_items SET due_start = ?2, due_end = ?3 WHERE episode_id = ?1",
+        params![id.0, due_start, due_end],
+    )?;
+    Ok(())
 }

@@ -103,7 +103,7 @@ fn three_times(engine: &mut Engine, clock: &FixedClock) {
 
 #[test]
 fn a_restated_fact_is_one_memory_with_every_source() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(Utc::now()));
     let mut engine = open(dir.path(), "personal", clock.clone());
     three_times(&mut engine, &clock);
@@ -141,7 +141,7 @@ fn a_restated_fact_is_one_memory_with_every_source() {
 
 #[test]
 fn forgetting_one_source_keeps_the_memory_the_others_support() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(Utc::now()));
     let mut engine = open(dir.path(), "personal", clock.clone());
     three_times(&mut engine, &clock);
@@ -196,7 +196,7 @@ fn forgetting_one_source_keeps_the_memory_the_others_support() {
 
 #[test]
 fn forgetting_a_restated_memory_forgets_every_source() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(Utc::now()));
     let mut engine = open(dir.path(), "personal", clock.clone());
     three_times(&mut engine, &clock);
@@ -217,7 +217,7 @@ fn forgetting_a_restated_memory_forgets_every_source() {
 
 #[test]
 fn an_edit_replaces_the_words_everywhere_and_keeps_provenance() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(Utc::now()));
     let mut engine = open(dir.path(), "personal", clock.clone());
     let text =
@@ -293,7 +293,7 @@ fn an_edit_replaces_the_words_everywhere_and_keeps_provenance() {
 
 #[test]
 fn the_read_policy_decides_what_recall_may_read() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(Utc::now()));
     let mut personal = open(dir.path(), "personal", clock.clone());
     say(
@@ -351,7 +351,7 @@ fn the_read_policy_decides_what_recall_may_read() {
 
 #[test]
 fn the_time_window_lists_messages_in_from_to_with_their_episodes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(Utc::now()));
     let mut engine = open(dir.path(), "personal", clock.clone());
     say(
@@ -418,7 +418,7 @@ fn the_time_window_lists_messages_in_from_to_with_their_episodes() {
 /// edited memory and never the old words.
 #[test]
 fn an_edited_memory_round_trips_through_export() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(Utc::now()));
     let mut engine = open(dir.path(), "personal", clock.clone());
     let when = "2025-05-06T08:00:00+02:00";
@@ -468,7 +468,7 @@ fn an_edited_memory_round_trips_through_export() {
 /// is stored with its own time but reported, so the user learns why its age reads negative.
 #[test]
 fn an_import_reports_messages_dated_in_the_future() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let now = at("2026-11-20T10:00:00+01:00");
     let clock = Arc::new(FixedClock::new(now.to_utc()));
     let mut engine = open(dir.path(), "personal", clock);
@@ -500,4 +500,125 @@ fn an_import_reports_messages_dated_in_the_future() {
         .unwrap();
     assert_eq!(report.messages_added, 3, "all are kept");
     assert_eq!(report.messages_in_future, 1, "only the one 400 days ahead");
+}
+
+/// Fresh-user finding: after an edit to "20 January at 11am", recall and export still showed
+/// the old event time ("on 14 December at 9am"). The event time is derived from the words,
+/// so an edit derives it again from the new words at the message's time and offset.
+#[test]
+fn an_edit_moves_the_event_time_to_the_new_words() {
+    let dir = common::tempdir();
+    let clock = Arc::new(FixedClock::new(Utc::now()));
+    let mut engine = open(dir.path(), "personal", clock.clone());
+    // Tuesday 1 December 2026, 10:00 in UTC+01:00.
+    let sent = "2026-12-01T10:00:00+01:00";
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        "m1",
+        "My dentist appointment is on 14 December at 9am.",
+        sent,
+    );
+    let before = with(&engine, "dentist");
+    assert_eq!(before.len(), 1);
+    let id = before[0].id;
+    let old = before[0]
+        .event_time
+        .clone()
+        .expect("capture resolves the old time");
+    assert_eq!(
+        old.start,
+        at("2026-12-14T09:00:00+01:00"),
+        "the old words name 14 December at 9, in the writer's offset"
+    );
+    assert!(old.expression.contains("14 December"), "{old:?}");
+
+    engine
+        .edit_episode(id, "My dentist appointment is on 20 January at 11am.")
+        .unwrap();
+    let after = with(&engine, "dentist");
+    let new = after[0]
+        .event_time
+        .clone()
+        .expect("the new words name a time");
+    // 20 January read on 1 December 2026: the nearest 20 January is 2027's (50 days ahead,
+    // against 315 days back), at 11:00 in the message's own offset.
+    assert_eq!(new.start, at("2027-01-20T11:00:00+01:00"), "{new:?}");
+    assert!(
+        new.expression.contains("20 January") && !new.expression.contains("December"),
+        "the expression is the new words': {new:?}"
+    );
+    let hits = engine
+        .recall(&RecallQuery::new("When is my dentist appointment?"))
+        .unwrap();
+    let json = serde_json::to_string(&hits).unwrap();
+    assert!(
+        json.contains("20 January"),
+        "recall shows the new time: {json}"
+    );
+    let file = dir.path().join("export.json");
+    engine
+        .export(minne::export::ExportFormat::Json, &file)
+        .unwrap();
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("2027-01-20T11:00:00+01:00"), "{written}");
+    for gone in ["14 December", "2026-12-14"] {
+        assert!(
+            !json.contains(gone),
+            "recall JSON still holds {gone}: {json}"
+        );
+        assert!(!written.contains(gone), "export still holds {gone}");
+    }
+    // No file holds the old expression as bytes (the export is plain; the store is
+    // encrypted, so it is read back decrypted below).
+    assert_eq!(
+        common::occurrences(dir.path(), "14 December"),
+        Vec::<String>::new()
+    );
+    // Every row of every table of the decrypted store, full-text index included: the old
+    // month word is nowhere (the message time, 2026-12-01, is stored as digits only).
+    let conn =
+        minne::keys::open_connection(&dir.path().join("personal.sqlite"), &Default::default())
+            .unwrap();
+    let held = |needle: &str| -> Vec<String> {
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut found = Vec::new();
+        for table in tables {
+            let mut stmt = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+            let columns = stmt.column_count();
+            let mut rows = stmt.query([]).unwrap();
+            while let Some(row) = rows.next().unwrap() {
+                for c in 0..columns {
+                    let bytes = match row.get_ref(c).unwrap() {
+                        rusqlite::types::ValueRef::Text(b) | rusqlite::types::ValueRef::Blob(b) => {
+                            b.to_ascii_lowercase()
+                        }
+                        _ => continue,
+                    };
+                    if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                        found.push(table.clone());
+                    }
+                }
+            }
+        }
+        found
+    };
+    assert!(
+        !held("january").is_empty(),
+        "the scan finds the new words, so it can find old ones"
+    );
+    assert_eq!(held("december"), Vec::<String>::new(), "old words left");
+
+    // New words that name no time clear it, rather than keep the old one.
+    engine
+        .edit_episode(id, "My dentist appointment is with Dr. Berg.")
+        .unwrap();
+    assert_eq!(with(&engine, "dentist")[0].event_time, None);
 }

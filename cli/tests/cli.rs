@@ -406,7 +406,9 @@ fn a_5_mb_message_nul_bytes_and_deep_nesting_are_handled_and_lose_nothing() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(cleaned, "nulinside and a bell");
+    // Each run of control characters becomes one space between words (a fresh user's
+    // finding: "nulinside" glued two words); the bell at the very end leaves nothing.
+    assert_eq!(cleaned, "nul inside and a bell");
     assert_eq!(
         row_count(&db, "messages"),
         before + 2,
@@ -720,5 +722,36 @@ fn an_empty_file_is_called_empty_not_truncated() {
                         .and(predicate::str::contains("nothing from it was kept")),
                 );
         }
+    }
+}
+
+/// Fresh-user finding: `minne review confirm 999` said "`minne list` shows the ids", but
+/// `minne list` lists episodes; review entries' ids come from `minne review`.
+#[test]
+fn an_unknown_review_entry_points_to_minne_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(&file, TRANSCRIPT).unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
+    for action in [
+        &["confirm", "999"][..],
+        &["reject", "999"],
+        &["edit", "999", "x"],
+    ] {
+        minne(&data)
+            .arg("review")
+            .args(action)
+            .assert()
+            .failure()
+            .stderr(
+                predicate::str::contains("no review entry with id 999")
+                    .and(predicate::str::contains("`minne review` shows the ids"))
+                    .and(predicate::str::contains("minne list").not()),
+            );
     }
 }

@@ -457,3 +457,34 @@ fn every_request_is_answered_when_stdin_closes_early() {
     assert_eq!(parse_errors.len(), 1, "{replies:#?}");
     assert!(parse_errors[0]["id"].is_null(), "{:#}", parse_errors[0]);
 }
+
+/// Fresh-user findings: an unknown method answered with the bare method name as its message,
+/// and `forget` with a `last` that is no duration leaked the parser's "cannot parse integer
+/// from empty string". Both now say what went wrong and what to send instead.
+#[test]
+fn errors_say_what_went_wrong_and_what_to_send() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut server, _) = McpServer::start(&data, &[]);
+    let reply = server.request_raw("bogus/method", json!({}));
+    assert_eq!(
+        reply["error"]["code"], -32601,
+        "JSON-RPC's method-not-found code"
+    );
+    let message = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("method not found: bogus/method"),
+        "the message names the problem, not only the method: {reply}"
+    );
+
+    let error = server.call_err("forget", json!({"last": "banana", "confirm": true}));
+    assert!(
+        error.contains("a duration such as 30m, 1h, 2d"),
+        "the error gives the format: {error}"
+    );
+    assert!(
+        !error.contains("cannot parse integer"),
+        "no parser internals: {error}"
+    );
+    assert!(server.close().success());
+}

@@ -159,11 +159,14 @@ pub struct ImportReport {
     pub messages_seen: usize,
     /// Messages that were new (the rest were already stored).
     pub messages_added: usize,
-    /// Episodes captured from the new messages.
+    /// Episodes captured from the new messages: those whose message this import stored,
+    /// whichever process encoded them (two imports into one context at once each count their
+    /// own, and together they count each episode once).
     pub episodes_added: usize,
     /// Messages longer than [`MAX_MESSAGE_BYTES`], stored cut to that length.
     pub messages_truncated: usize,
-    /// Messages that held NUL or other control characters, stored without them.
+    /// Messages that held NUL or other control characters, stored with each run of them
+    /// replaced by one space.
     pub messages_cleaned: usize,
     /// Messages dated more than 10 minutes after the engine's clock: stored with the time they
     /// carry, and reported, since their age reads as negative until that time comes.
@@ -178,7 +181,8 @@ pub struct ImportReport {
 /// report, so one runaway message cannot bloat the store or the embedder.
 pub const MAX_MESSAGE_BYTES: usize = 100_000;
 
-/// Cuts over-long messages and drops control characters other than tab and line breaks.
+/// Cuts over-long messages and replaces control characters other than tab and line breaks
+/// (each run by one space, see [`without_controls`]).
 /// Returns (messages truncated, messages cleaned).
 pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
     let (mut truncated, mut cleaned) = (0, 0);
@@ -187,8 +191,7 @@ pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
             .chars()
             .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
         {
-            m.text
-                .retain(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'));
+            m.text = without_controls(&m.text);
             cleaned += 1;
         }
         if m.text.len() > MAX_MESSAGE_BYTES {
@@ -201,6 +204,27 @@ pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
         }
     }
     (truncated, cleaned)
+}
+
+/// `text` with each run of control characters other than tab and line breaks (`\n`, `\r`)
+/// replaced by one space, so the words on either side stay apart ("ctrl\u{0}nul" becomes
+/// "ctrl nul", not "ctrlnul"). A run at either end of the text, or next to whitespace, is
+/// simply dropped: there are no words there to keep apart.
+fn without_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending = false;
+    for c in text.chars() {
+        if c.is_control() && !matches!(c, '\n' | '\r' | '\t') {
+            pending = true;
+            continue;
+        }
+        if pending && !c.is_whitespace() && !out.is_empty() && !out.ends_with(char::is_whitespace) {
+            out.push(' ');
+        }
+        pending = false;
+        out.push(c);
+    }
+    out
 }
 
 /// A session to store: parsed from a file, or handed in by a harness or the MCP server.
@@ -366,4 +390,44 @@ pub(crate) fn each_conversation(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Vec<NewSession> {
+        vec![NewSession {
+            key: "t".into(),
+            messages: vec![NewMessage {
+                external_id: None,
+                role: Role::User,
+                actor: "user".into(),
+                text: text.into(),
+                sent_at: chrono::DateTime::parse_from_rfc3339("2026-06-10T10:02:00+02:00")
+                    .expect("a valid time"),
+            }],
+        }]
+    }
+
+    #[test]
+    fn control_characters_become_one_space_between_words() {
+        // Finding: "ctrl\u{0}nul\u{7}bell here" was stored as "ctrlnulbell here". Each run of
+        // control characters sits between two words here, so each becomes exactly one space.
+        let mut s = one("ctrl\u{0}nul\u{7}bell here");
+        assert_eq!(sanitise(&mut s), (0, 1), "one message cleaned, none cut");
+        assert_eq!(s[0].messages[0].text, "ctrl nul bell here");
+        // A run of several is one space; tab and line breaks stay as they were; a run at an end
+        // or next to a space separates nothing, so it leaves no extra space.
+        let mut s = one("\u{1b}[0ma\u{0}\u{0}\u{7}b\tc\r\nd \u{0}e\u{7}");
+        sanitise(&mut s);
+        assert_eq!(s[0].messages[0].text, "[0ma b\tc\r\nd e");
+        let mut s = one("plain\ttext\nhere");
+        assert_eq!(
+            sanitise(&mut s),
+            (0, 0),
+            "tab and newline are not control noise"
+        );
+        assert_eq!(s[0].messages[0].text, "plain\ttext\nhere");
+    }
 }

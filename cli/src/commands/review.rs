@@ -39,19 +39,21 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let mut engine = env.open()?;
     match args.action {
         Some(Action::Confirm { id }) => {
-            engine.review_confirm(id)?;
+            engine.review_confirm(id).map_err(|e| entry_error(e, id))?;
             println!("Confirmed review entry #{id}.");
             return Ok(());
         }
         Some(Action::Reject { id }) => {
-            engine.review_reject(id)?;
+            engine.review_reject(id).map_err(|e| entry_error(e, id))?;
             println!(
                 "Rejected review entry #{id}; it will not be proposed again from the same evidence."
             );
             return Ok(());
         }
         Some(Action::Edit { id, value }) => {
-            engine.review_edit(id, &value)?;
+            engine
+                .review_edit(id, &value)
+                .map_err(|e| entry_error(e, id))?;
             println!("Edited and confirmed review entry #{id}.");
             return Ok(());
         }
@@ -109,5 +111,17 @@ fn print_fact(label: &str, f: &FactView) {
             s.episode_id,
             s.said_at.format("%Y-%m-%d %H:%M")
         );
+    }
+}
+
+/// The engine's not-found message points to `minne list`, which shows episodes, not review
+/// entries: point to the command that lists these ids.
+fn entry_error(e: minne::Error, id: i64) -> anyhow::Error {
+    match e {
+        minne::Error::NotFound { .. } => anyhow::anyhow!(
+            "no review entry with id {id} in this context: `minne review` shows the ids \
+             (`minne review --all` includes resolved ones)"
+        ),
+        other => other.into(),
     }
 }

@@ -7,8 +7,12 @@ use anyhow::Context as _;
 use minne::Engine;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorCode, ErrorData,
+    Implementation, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{MaybeSendFuture, RequestContext};
+use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
 use super::tools::{self, ForgetArgs, ListArgs, RecallArgs, RememberArgs, Reply, State};
 use super::transport::Stdio;
@@ -165,4 +169,25 @@ impl ServerHandler for MinneServer {
             .with_server_info(Implementation::new("minne", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }
+
+    /// A method the server does not know: rmcp's default answers with the bare method name as
+    /// the message; say what it is, so a client's log reads as an explanation.
+    fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<CustomResult, ErrorData>> + MaybeSendFuture + '_ {
+        std::future::ready(Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            unknown_method(&request.method),
+            None,
+        )))
+    }
+}
+
+/// The message for a JSON-RPC method this server does not serve.
+fn unknown_method(method: &str) -> String {
+    format!(
+        "method not found: {method} (this server serves initialize, ping, tools/list and tools/call)"
+    )
 }

@@ -316,7 +316,7 @@ pub fn recall(s: &mut State, args: RecallArgs) -> anyhow::Result<Reply> {
     let threshold = default_threshold_for(s.engine.model_id());
     let query = RecallQuery {
         k: k as usize,
-        threshold,
+        threshold: Some(threshold),
         ..RecallQuery::new(args.query)
     };
     let hits = s.engine.recall(&query)?;
@@ -354,7 +354,14 @@ pub fn forget(s: &mut State, args: ForgetArgs) -> anyhow::Result<Reply> {
         }
         (None, Some(session), None) => ForgetScope::Session(session_id(&s.engine, session.trim())?),
         (None, None, Some(last)) => {
-            ForgetScope::Last(crate::commands::forget::parse_duration(last)?)
+            // The parser's cause ("cannot parse integer from empty string") tells an
+            // assistant nothing; its own message and the format do.
+            let window = crate::commands::forget::parse_duration(last).map_err(|e| {
+                anyhow::anyhow!(
+                    "`last` must be a duration such as 30m, 1h, 2d (a whole number and s, m, h, d or w): {e}"
+                )
+            })?;
+            ForgetScope::Last(window)
         }
         _ => bail!(
             "give exactly one of `id` (one episode), `session` (a conversation) or `last` (a duration like \"1h\")"
