@@ -75,8 +75,10 @@ impl Engine {
         Ok(engine)
     }
 
-    /// Lets capture use an LLM (`None`: the rules only). With one set, capture asks it per
-    /// window of messages, verifies every quote, and falls back to the rules on any error.
+    /// Lets capture and consolidation use an LLM (`None`: the rules only). With one set,
+    /// capture asks it per window of messages and consolidation for facts and abstractive
+    /// session summaries ([`crate::consolidate::llm`]); every quote is verified, and any error
+    /// falls back to the rules and is reported.
     pub fn set_llm(&mut self, llm: Option<Arc<dyn ChatModel>>) {
         self.llm = llm;
     }
@@ -161,14 +163,17 @@ impl Engine {
             .flat_map(|s| &s.messages)
             .filter(|m| m.sent_at.to_utc() > latest_plausible)
             .count();
-        let (sessions_added, messages_added) = self.store_sessions(&sessions, source)?;
+        let (sessions_added, new_messages) = self.store_sessions(&sessions, source)?;
         let job = self.run_capture(CaptureReason::Import, progress)?;
-        let episodes_added = job.as_ref().map_or(0, |j| j.episodes_added as usize);
+        // Counted from this import's own rows, never from the job or a table diff: another
+        // process capturing the same context at once shares the job and may encode some of
+        // these messages itself (capture returns only when none is left pending).
+        let episodes_added = self.episodes_from(&new_messages)?;
         Ok(ImportReport {
             sessions_seen: sessions.len(),
             sessions_added,
             messages_seen,
-            messages_added,
+            messages_added: new_messages.len(),
             episodes_added,
             messages_truncated,
             messages_cleaned,
@@ -177,12 +182,14 @@ impl Engine {
         })
     }
 
-    /// Stores parsed sessions in one transaction; returns (sessions added, messages added).
+    /// Stores parsed sessions in one transaction; returns the number of sessions added and the
+    /// ids of the messages added, each counted from its own INSERT (a row already stored, by
+    /// an earlier import or one running at the same time, is not this import's).
     fn store_sessions(
         &mut self,
         sessions: &[ParsedSession],
         source: &str,
-    ) -> Result<(usize, usize)> {
+    ) -> Result<(usize, Vec<i64>)> {
         let secret = self.tombstone_secret()?;
         // Forgotten messages stay forgotten: a re-import of the same export skips them.
         let mut forgotten = std::collections::HashSet::new();
@@ -197,7 +204,7 @@ impl Engine {
             .store
             .conn_mut()
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let (mut sessions_added, mut messages_added) = (0, 0);
+        let (mut sessions_added, mut messages_added) = (0, Vec::new());
         for (si, session) in sessions.iter().enumerate() {
             if (0..session.messages.len()).all(|mi| forgotten.contains(&(si, mi))) {
                 continue;
@@ -236,7 +243,7 @@ impl Engine {
                     Some(id) => dedupe_key(&session.key, Role::Tool, "external-id", id),
                     None => dedupe_key(&session.key, m.role, &fmt_fixed(m.sent_at), &m.text),
                 };
-                messages_added += insert.execute(params![
+                let inserted = insert.execute(params![
                     session_id,
                     m.external_id,
                     key,
@@ -247,10 +254,29 @@ impl Engine {
                     m.sent_at.offset().local_minus_utc(),
                     seq as i64,
                 ])?;
+                if inserted == 1 {
+                    messages_added.push(tx.last_insert_rowid());
+                }
             }
         }
         tx.commit()?;
         Ok((sessions_added, messages_added))
+    }
+
+    /// How many episodes the messages `message_ids` are the source of (each episode's own
+    /// message, not a restatement linked to an older one). One query over a JSON array of the
+    /// ids, so an import of any size is one statement.
+    fn episodes_from(&self, message_ids: &[i64]) -> Result<usize> {
+        if message_ids.is_empty() {
+            return Ok(0);
+        }
+        let ids = serde_json::Value::from(message_ids.to_vec()).to_string();
+        let n: i64 = self.store.conn().query_row(
+            "SELECT count(*) FROM episodes WHERE message_id IN (SELECT value FROM json_each(?1))",
+            [ids],
+            |r| r.get(0),
+        )?;
+        Ok(n as usize)
     }
 
     /// Embeds every episode that has no vector from the current model, in batches, then

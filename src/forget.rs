@@ -218,7 +218,7 @@ impl Engine {
         let q = RecallQuery {
             text: query.to_string(),
             k: TOPIC_MAX + exclude.len() * 8,
-            threshold: TOPIC_THRESHOLD,
+            threshold: Some(TOPIC_THRESHOLD),
             weights: Weights {
                 similarity: 1.0,
                 retrievability: 0.0,

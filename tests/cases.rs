@@ -107,7 +107,6 @@ fn mem_10_context_without_read_access_gets_nothing() {
 }
 
 #[test]
-#[ignore = "MEM-12: c3 ('Gillar jag fotboll?') misses the Malmö FF memory: e5 cosine 0.84 but no shared word, so fusion halves its relevance under the 0.53 threshold; needs a per-model dense calibration"]
 fn mem_12_assistant_words_are_not_the_users() {
     case_passes("MEM-12");
 }
@@ -133,7 +132,6 @@ fn mem_20_irrelevant_recall_returns_nothing() {
 }
 
 #[test]
-#[ignore = "MEM-22: c1 bounds p95 recall latency at 500 ms, a speed check; in a debug test build on the loaded 2-core CI box it measured 502 ms (c2 and the rest pass): run it with `minne scenario run` on a release build"]
 fn mem_22_recall_stays_bounded_at_scale() {
     case_passes("MEM-22");
 }

@@ -92,7 +92,7 @@ fn engine_with(dir: &std::path::Path, turns: &[&str]) -> Engine {
 
 #[test]
 fn forgetting_an_episode_removes_it_from_the_full_text_index() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let mut engine = engine_with(
         dir.path(),
         &[
@@ -117,7 +117,7 @@ fn forgetting_an_episode_removes_it_from_the_full_text_index() {
     );
     let hits = engine
         .recall(&RecallQuery {
-            threshold: f64::NEG_INFINITY,
+            threshold: Some(f64::NEG_INFINITY),
             ..RecallQuery::new("locker code")
         })
         .unwrap();
@@ -134,7 +134,7 @@ fn forgetting_an_episode_removes_it_from_the_full_text_index() {
     );
     let again = engine
         .recall(&RecallQuery {
-            threshold: f64::NEG_INFINITY,
+            threshold: Some(f64::NEG_INFINITY),
             k: 10,
             ..RecallQuery::new("locker code")
         })
@@ -159,7 +159,7 @@ fn forgetting_an_episode_removes_it_from_the_full_text_index() {
 
 #[test]
 fn prompt_block_quotes_an_instruction_inside_a_memory_as_data() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let engine = engine_with(
         dir.path(),
         &[
@@ -169,7 +169,7 @@ fn prompt_block_quotes_an_instruction_inside_a_memory_as_data() {
     );
     let hits = engine
         .recall(&RecallQuery {
-            threshold: f64::NEG_INFINITY,
+            threshold: Some(f64::NEG_INFINITY),
             k: 2,
             ..RecallQuery::new("when is the launch?")
         })

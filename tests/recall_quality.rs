@@ -67,7 +67,7 @@ fn texts(engine: &Engine, query: &str) -> Vec<String> {
 
 #[test]
 fn mem_09_c1_a_word_form_of_the_question_finds_the_one_memory() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let engine = store(
         dir.path(),
         &[(
@@ -88,7 +88,7 @@ fn mem_09_c1_a_word_form_of_the_question_finds_the_one_memory() {
 
 #[test]
 fn mem_07_c1_and_mem_12_c2_a_question_about_a_person_returns_what_names_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let engine = store(
         dir.path(),
         &[
@@ -119,7 +119,7 @@ fn mem_07_c1_and_mem_12_c2_a_question_about_a_person_returns_what_names_them() {
         "a memory not naming Jonas ranks below the one that does: {got:?}"
     );
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let engine = store(
         dir.path(),
         &[
@@ -144,7 +144,7 @@ fn mem_07_c1_and_mem_12_c2_a_question_about_a_person_returns_what_names_them() {
 
 #[test]
 fn mem_03_c1_a_word_in_every_memory_of_a_small_store_still_counts() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let engine = store(
         dir.path(),
         &[
@@ -171,7 +171,7 @@ fn mem_03_c1_a_word_in_every_memory_of_a_small_store_still_counts() {
 
 #[test]
 fn memories_in_conflict_come_back_together_newer_first_and_the_block_says_so() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let mut engine = store(
         dir.path(),
         &[

@@ -17,7 +17,7 @@ use minne::{ContextName, Engine};
 
 #[test]
 fn a_model_change_re_embeds_on_the_first_recall() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let clock = Arc::new(FixedClock::new(
         Utc.with_ymd_and_hms(2026, 5, 1, 12, 0, 0).unwrap(),
     ));
@@ -78,7 +78,7 @@ fn a_model_change_re_embeds_on_the_first_recall() {
     let hits = engine
         .recall(&RecallQuery {
             k: 1,
-            threshold: f64::NEG_INFINITY,
+            threshold: Some(f64::NEG_INFINITY),
             // Recall's abstention compares the question's words with the memory's; across
             // languages they share none, and this test is about the vectors, not abstention.
             ranking: Ranking {

@@ -1,7 +1,7 @@
 //! The real-failure scenarios (shared/cases, issue 7): the runner replays every case with the
 //! real model and writes observed.json; `evaluate.py` judges it. This test asserts that the
-//! runner's output is well formed and accounts for every check. It does not yet assert that
-//! every check passes: that is the issue's end state, reached as the behaviours land.
+//! runner's output is well formed and accounts for every check, and that the evaluator, in
+//! strict mode, finds every check PASS.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 mod common;
@@ -235,13 +235,15 @@ fn item_shape(id: &str, item: &Value, messages: &HashSet<&str>, bulk: bool) {
     }
 }
 
-/// Runs the reference evaluator (not strict) and prints its verdicts and counts.
+/// Runs the reference evaluator in strict mode, prints its verdicts and counts, and fails on
+/// any FAIL or MISSING (issue 7: "CI runs the suite and fails on any FAIL or MISSING").
 fn evaluate(cases: &std::path::Path, observed: &std::path::Path) {
     let script = cases.with_file_name("evaluate.py");
     let run = Command::new("python3")
         .arg(&script)
         .arg(cases)
         .arg(observed)
+        .arg("--strict")
         .output();
     let Ok(run) = run else {
         eprintln!("skipped the evaluation: python3 is not available");
@@ -260,4 +262,8 @@ fn evaluate(cases: &std::path::Path, observed: &std::path::Path) {
         "evaluate.py must read observed.json and print its counts; stdout: {text}"
     );
     println!("scenario verdicts: {summary}");
+    assert!(
+        run.status.success(),
+        "every check of the shared cases must PASS (none FAIL or MISSING): {summary}\n{text}"
+    );
 }

@@ -105,7 +105,7 @@ fn filled(dir: &Path) -> Engine {
 
 #[test]
 fn the_block_holds_each_part_in_order_and_never_an_inferred_fact() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let engine = filled(dir.path());
     // What the store holds, read through the engine's own views, so the test knows what
     // each part must show.
@@ -193,7 +193,7 @@ fn the_block_holds_each_part_in_order_and_never_an_inferred_fact() {
 
 #[test]
 fn every_budget_is_respected_by_the_same_estimator() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let engine = filled(dir.path());
     let full = engine.session_start(10_000).unwrap();
     let items = |b: &minne::session_start::SessionStart| {
@@ -239,7 +239,7 @@ fn every_budget_is_respected_by_the_same_estimator() {
 
 #[test]
 fn an_empty_context_gives_an_honest_empty_block() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let (engine, _) = open(dir.path());
     let block = engine.session_start(100).unwrap();
     assert!(block.parts.is_empty());

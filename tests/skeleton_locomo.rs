@@ -18,7 +18,7 @@ fn locomo_conv26_single_hop_evidence_is_recalled() {
     let Some(path) = common::shared_data("locomo/locomo-dev.json") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     // A fixed "now" keeps retrievability, and so the ranking, the same on every run.
     let clock = Arc::new(FixedClock::new(
         Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap(),
@@ -60,7 +60,7 @@ fn locomo_conv26_single_hop_evidence_is_recalled() {
         let base = RecallQuery::new(&q.question);
         let query = RecallQuery {
             k: 10,
-            threshold: f64::NEG_INFINITY,
+            threshold: Some(f64::NEG_INFINITY),
             ranking: minne::recall::Ranking {
                 abstain: None,
                 ..base.ranking

@@ -232,7 +232,7 @@ fn print_topic_relevances() {
         let query = RecallQuery {
             text: q.into(),
             k: 100,
-            threshold: 0.0,
+            threshold: Some(0.0),
             weights: Weights {
                 similarity: 1.0,
                 retrievability: 0.0,

@@ -144,10 +144,17 @@ impl OnnxEmbedder {
         // default for a user-defined model, so it is set here.
         .with_pooling(Pooling::Mean);
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        // ONNX Runtime's pool threads spin between the operators of a run by default. A query
+        // is a short run of many small operators, and when other programs hold the cores a
+        // spinning thread burns the time slice its peer needs: on the 2-core machine under
+        // load, e5's query took 104–126 ms spinning and 12–13 ms with spinning off (same
+        // threads, same vectors; docs/benchmarks.md, "Speed"). Passages come in batches of
+        // long operators, where waking a thread costs nothing that shows.
         let options = InitOptionsUserDefined::new()
             .with_environment(env)
             .with_max_length(spec.max_tokens)
-            .with_intra_threads(threads);
+            .with_intra_threads(threads)
+            .with_session_config("session.intra_op.allow_spinning", "0");
         let model = TextEmbedding::try_new_from_user_defined(user_model, options).map_err(|e| {
             Error::Embedding(format!(
                 "cannot load {} from {}: {e}",

@@ -11,7 +11,7 @@
 //! The check is one count per store and model per process: after it found nothing to do, new
 //! episodes get their vectors from capture (`Engine::run_capture`), so later recalls skip it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
 
@@ -28,8 +28,12 @@ const BATCH: usize = 64;
 /// (database file, model id) pairs already checked in this process and found complete.
 static COMPLETE: Mutex<Option<HashSet<(PathBuf, String)>>> = Mutex::new(None);
 
-const PENDING: &str = "FROM episodes e WHERE NOT EXISTS
-     (SELECT 1 FROM embeddings x WHERE x.episode_id = e.id AND x.model_id = ?1)";
+/// Episodes without a complete vector row from model `?1`: no row, or a row without the
+/// message vector although the message's words differ from the episode's (rows written before
+/// migration 10).
+const PENDING: &str = "FROM episodes e JOIN messages m ON m.id = e.message_id WHERE NOT EXISTS
+     (SELECT 1 FROM embeddings x WHERE x.episode_id = e.id AND x.model_id = ?1
+        AND (x.context_vector IS NOT NULL OR m.text = e.text))";
 
 impl Engine {
     /// Embeds every episode that has no vector from the current model (all of them after a
@@ -83,32 +87,48 @@ impl Engine {
         }
         let mut done = 0;
         while done < total {
-            let batch: Vec<(i64, String)> = {
+            let batch: Vec<(i64, String, String)> = {
                 let mut stmt = conn.prepare_cached(&format!(
-                    "SELECT e.id, e.text {PENDING} ORDER BY e.id LIMIT ?2"
+                    "SELECT e.id, e.text, m.text {PENDING} ORDER BY e.id LIMIT ?2"
                 ))?;
-                let rows =
-                    stmt.query_map(params![model, BATCH as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                let rows = stmt.query_map(params![model, BATCH as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?;
                 rows.collect::<rusqlite::Result<_>>()?
             };
             if batch.is_empty() {
                 break;
             }
-            let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+            // Each distinct text once: an episode's own words, and its message's when they
+            // differ (episodes of one message share it).
+            let mut texts: Vec<&str> = Vec::with_capacity(batch.len() * 2);
+            let mut slot: HashMap<&str, usize> = HashMap::with_capacity(batch.len() * 2);
+            for (_, own, message) in &batch {
+                for t in [own.as_str(), message.as_str()] {
+                    slot.entry(t).or_insert_with(|| {
+                        texts.push(t);
+                        texts.len() - 1
+                    });
+                }
+            }
             let vectors = self.embedder.embed_passages(&texts)?;
-            if vectors.len() != batch.len() {
+            if vectors.len() != texts.len() {
                 return Err(Error::Embedding(format!(
                     "the model returned {} vectors for {} texts",
                     vectors.len(),
-                    batch.len()
+                    texts.len()
                 )));
             }
             // `&self`: the engine's one connection, with no other transaction open on it here.
             let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-            for ((id, _), v) in batch.iter().zip(&vectors) {
+            for (id, own, message) in &batch {
+                let v = &vectors[slot[own.as_str()]];
+                let context =
+                    (message != own).then(|| vector_to_blob(&vectors[slot[message.as_str()]]));
                 tx.execute(
-                    "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector) VALUES (?1, ?2, ?3, ?4)",
-                    params![id, model, v.len() as i64, vector_to_blob(v)],
+                    "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector, context_vector)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![id, model, v.len() as i64, vector_to_blob(v), context],
                 )?;
             }
             tx.commit()?;

@@ -165,6 +165,9 @@ pub fn evaluate(
         )));
     }
     let mut outcomes: BTreeMap<String, Vec<Outcome>> = BTreeMap::new();
+    // Diagnostics: `MINNE_EVAL_DUMP=FILE` appends one JSON line per question and system with
+    // the evidence and the first 50 turns ranked, for reading where a ranking goes wrong.
+    let dump = std::env::var_os("MINNE_EVAL_DUMP").map(std::path::PathBuf::from);
     let mut notes: BTreeMap<String, usize> = BTreeMap::new();
     for s in chosen {
         *notes
@@ -240,6 +243,17 @@ pub fn evaluate(
                         latency_ms,
                         abstained,
                     });
+                if let Some(dump) = &dump {
+                    let o = outcomes.get(&system.name).and_then(|v| v.last());
+                    let line = serde_json::json!({
+                        "sample": s.sample_id, "system": system.name,
+                        "question": q.question, "category": q.category,
+                        "evidence": relevant,
+                        "turns": o.map(|o| o.turns.iter().take(50).collect::<Vec<_>>()),
+                        "abstained": abstained,
+                    });
+                    dump_line(dump, &line)?;
+                }
             }
         }
     }
@@ -261,6 +275,22 @@ pub fn evaluate(
             .collect(),
         data_notes: notes,
     })
+}
+
+/// Appends `line` as one JSON line to `path`.
+fn dump_line(path: &Path, line: &Value) -> Result<()> {
+    use std::io::Write;
+    let io = |source| Error::Io {
+        action: "cannot append to",
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io)?;
+    writeln!(f, "{line}").map_err(io)
 }
 
 /// The external ids of every stored message (LoCoMo `dia_id`s).

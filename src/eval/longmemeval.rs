@@ -19,6 +19,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::{NewMessage, NewSession};
 use crate::model::Role;
+use crate::recall::RecallQuery;
 
 /// One turn of a haystack session: role, text, and whether it holds the answer.
 pub type Turn = (String, String, bool);
@@ -178,6 +179,8 @@ pub fn evaluate(
     progress: &mut dyn FnMut(String),
 ) -> Result<Report> {
     let (items, skipped) = items(path)?;
+    // Haystacks of different questions share most sessions: embed each distinct text once.
+    let embedder: Arc<dyn Embedder> = Arc::new(super::embed_cache::CachedEmbedder::new(embedder));
     let mut outcomes: BTreeMap<String, Vec<Outcome>> = BTreeMap::new();
     let mut notes: BTreeMap<String, usize> = BTreeMap::new();
     notes.insert("questions_skipped_unreadable".into(), skipped);
@@ -210,14 +213,22 @@ pub fn evaluate(
                 .entry("answerable_questions_without_user_evidence_turns".into())
                 .or_default() += 1;
         }
-        progress(format!(
+        let mut line = format!(
             "{}/{n} {}: {} user turns",
             i + 1,
             item.id,
             report.messages_seen
-        ));
+        );
         for system in systems {
             let (hits, latency_ms, abstained) = ask(&engine, &item.question, system)?;
+            // Per system: the top score and whether it abstained, so a run's log shows where
+            // the threshold and the abstention rules decided (answerable or `_abs`).
+            line.push_str(&format!(
+                " · {} {:.3}{}",
+                system.name,
+                hits.first().map_or(f64::NAN, |h| h.score),
+                if abstained { " abstained" } else { "" }
+            ));
             let (turns, sessions) = reduce(
                 &hits,
                 |h| h.episode.message_external_id.clone(),
@@ -237,6 +248,17 @@ pub fn evaluate(
                     abstained,
                 });
         }
+        // What the question is about against what the memories hold (`recall::Focus`).
+        let focus = engine
+            .recall_explained(&RecallQuery::new(item.question.clone()), 0)?
+            .focus;
+        if !focus.absent.is_empty() {
+            line.push_str(&format!(
+                " · absent {:?} share {:.2} modifiers {:?} nearest {:?}",
+                focus.absent, focus.absent_share, focus.modifiers, focus.nearest
+            ));
+        }
+        progress(line);
     }
     Ok(Report {
         dataset: "longmemeval".into(),

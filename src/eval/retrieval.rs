@@ -92,6 +92,69 @@ pub fn ablations() -> Vec<System> {
             w,
         ),
         v(
+            "minne-neighbour-any",
+            Ranking {
+                neighbour_qa: false,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-lexical-full-weight",
+            Ranking {
+                lexical_coverage: false,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-soft-or",
+            Ranking {
+                fusion: crate::recall::Fusion::SoftOr,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-raw-cosine",
+            Ranking {
+                common_scale: false,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-v3-weights",
+            Ranking {
+                dense: 0.5,
+                lexical: 0.5,
+                context: 0.5,
+                ..base
+            },
+            Weights {
+                person: 0.1,
+                retrievability: 0.1,
+                salience: 0.1,
+                ..w
+            },
+        ),
+        v(
+            "minne-dense-message-0",
+            Ranking {
+                dense_message: 0.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-dense-message-0.7",
+            Ranking {
+                dense_message: 0.7,
+                ..base
+            },
+            w,
+        ),
+        v(
             "minne-no-context",
             Ranking {
                 context: 0.0,
@@ -100,9 +163,9 @@ pub fn ablations() -> Vec<System> {
             w,
         ),
         v(
-            "minne-context-1",
+            "minne-context-0.5",
             Ranking {
-                context: 1.0,
+                context: 0.5,
                 ..base
             },
             w,
@@ -225,9 +288,9 @@ pub fn ablations() -> Vec<System> {
             Weights { person: 0.0, ..w },
         ),
         v(
-            "minne-person-0.2",
+            "minne-person-0.1",
             Ranking { ..base },
-            Weights { person: 0.2, ..w },
+            Weights { person: 0.1, ..w },
         ),
         v(
             "minne-person-0.3",
@@ -275,7 +338,7 @@ pub struct Outcome {
 pub fn ask(engine: &Engine, text: &str, system: &System) -> Result<(Vec<RecallHit>, f64, bool)> {
     let query = RecallQuery {
         k: DEPTH,
-        threshold: f64::NEG_INFINITY,
+        threshold: Some(f64::NEG_INFINITY),
         weights: system.weights,
         ranking: Ranking {
             abstain: None,

@@ -354,6 +354,21 @@ pub fn run(
     queries: usize,
     progress: &mut dyn FnMut(String),
 ) -> Result<Vec<SizeResult>> {
+    run_kept(real, sizes, queries, None, progress)
+}
+
+/// [`run`], keeping each size's context in `keep/<size>` and reusing it on a later run instead
+/// of importing again (the texts and questions are the same: the generator is seeded). A reused
+/// context reports `import_s` and `capture_messages_per_s` as 0: nothing was imported.
+/// `None` builds every context in a scratch folder that is removed afterwards.
+/// Errors: as [`run`], and [`crate::Error::Io`] when `keep` cannot be created.
+pub fn run_kept(
+    real: Arc<dyn Embedder>,
+    sizes: &[usize],
+    queries: usize,
+    keep: Option<&std::path::Path>,
+    progress: &mut dyn FnMut(String),
+) -> Result<Vec<SizeResult>> {
     let embedder: Arc<dyn Embedder> = Arc::new(ComposedEmbedder {
         real: real.clone(),
         cache: Mutex::new(HashMap::new()),
@@ -361,7 +376,18 @@ pub fn run(
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut out = Vec::new();
     for &size in sizes {
-        let scratch = ScratchDir::new()?;
+        let scratch = match keep {
+            None => Folder::Scratch(ScratchDir::new()?),
+            Some(dir) => {
+                let path = dir.join(size.to_string());
+                std::fs::create_dir_all(&path).map_err(|source| crate::Error::Io {
+                    action: "cannot create",
+                    path: path.clone(),
+                    source,
+                })?;
+                Folder::Kept(path)
+            }
+        };
         let start = Utc
             .with_ymd_and_hms(2024, 1, 1, 9, 0, 0)
             .single()
@@ -400,14 +426,36 @@ pub fn run(
             .collect();
         let began = Instant::now();
         let mut captured_at = None;
-        engine.import_sessions(&sessions, "bench", &mut |p| {
-            if let ImportProgress::Captured { done, total } = p
-                && done == total
-            {
-                captured_at = Some(began.elapsed());
+        // A kept context is complete once its import finished; an interrupted one is redone.
+        let done_mark = scratch.path().join("imported");
+        let reused = matches!(scratch, Folder::Kept(_)) && done_mark.is_file();
+        if !reused {
+            if engine.episode_count()? > 0 {
+                return Err(crate::Error::InvalidInput(format!(
+                    "{} holds a context whose import did not finish: remove it and run again",
+                    scratch.path().display()
+                )));
             }
-        })?;
-        let import_s = began.elapsed().as_secs_f64();
+            engine.import_sessions(&sessions, "bench", &mut |p| {
+                if let ImportProgress::Captured { done, total } = p
+                    && done == total
+                {
+                    captured_at = Some(began.elapsed());
+                }
+            })?;
+            if matches!(scratch, Folder::Kept(_)) {
+                std::fs::write(&done_mark, b"").map_err(|source| crate::Error::Io {
+                    action: "cannot write",
+                    path: done_mark.clone(),
+                    source,
+                })?;
+            }
+        }
+        let import_s = if reused {
+            0.0
+        } else {
+            began.elapsed().as_secs_f64()
+        };
         let capture_s = captured_at.map_or(import_s, |d| d.as_secs_f64());
         // The first recall after a write rebuilds the in-memory candidates: timed on its own.
         let t = Instant::now();
@@ -429,7 +477,11 @@ pub fn run(
         let r = SizeResult {
             messages: size,
             episodes: engine.episode_count()?,
-            capture_messages_per_s: size as f64 / capture_s.max(1e-9),
+            capture_messages_per_s: if reused {
+                0.0
+            } else {
+                size as f64 / capture_s.max(1e-9)
+            },
             import_s,
             first_recall_ms,
             recall_p50_ms: percentile(&lat, 50.0).unwrap_or(0.0),
@@ -454,6 +506,21 @@ pub fn run(
         out.push(r);
     }
     Ok(out)
+}
+
+/// Where a size's context lives: a scratch folder removed afterwards, or a kept one.
+enum Folder {
+    Scratch(ScratchDir),
+    Kept(std::path::PathBuf),
+}
+
+impl Folder {
+    fn path(&self) -> &std::path::Path {
+        match self {
+            Folder::Scratch(s) => s.path(),
+            Folder::Kept(p) => p,
+        }
+    }
 }
 
 fn peak_rss_mb() -> Option<f64> {

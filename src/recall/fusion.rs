@@ -14,6 +14,11 @@ pub enum Fusion {
     /// Each side min-max normalised over this query's candidates, then weighted. Relative:
     /// the best candidate always scores near 1, relevant or not.
     MinMax,
+    /// Each side on the absolute scale of [`Fusion::Absolute`], joined as independent
+    /// evidence: `1 − (1 − w_d·d)(1 − w_l·l)` with the weights scaled so the larger is 1. A
+    /// memory strong on one side alone (a paraphrase or another language with no shared
+    /// word) is not halved, and agreement of both sides still ranks highest.
+    SoftOr,
     /// Reciprocal rank fusion, `Σ 1/(k + rank)`, scaled so rank 1 on both sides is 1.
     Rrf {
         /// The rank offset, 60 in the original paper.
@@ -45,6 +50,22 @@ pub(crate) fn fuse(
                 (w_dense * d.clamp(0.0, 1.0) + w_lexical * l) / total
             })
             .collect(),
+        Fusion::SoftOr => {
+            let top = w_dense.max(w_lexical).max(f64::EPSILON);
+            let (wd, wl) = (w_dense / top, w_lexical / top);
+            dense
+                .iter()
+                .zip(lexical)
+                .map(|(d, l)| {
+                    let l = if lexical_scale > 0.0 {
+                        (l / lexical_scale).min(1.0)
+                    } else {
+                        0.0
+                    };
+                    1.0 - (1.0 - wd * d.clamp(0.0, 1.0)) * (1.0 - wl * l)
+                })
+                .collect()
+        }
         Fusion::MinMax => {
             let d = min_max(dense);
             let l = min_max(lexical);

@@ -6,6 +6,7 @@
 //! passed as a quoted FTS5 string, so nothing a user types is read as FTS5 syntax.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rusqlite::Connection;
 
@@ -376,11 +377,39 @@ pub(crate) struct Columns {
     pub(crate) context: f64,
 }
 
+/// Hashes an episode id (a rowid the store assigned: distinct, mostly consecutive) with one
+/// multiplication by 2⁶⁴/φ (Fibonacci hashing, Knuth, TAOCP vol. 3, 6.4). SipHash's guard
+/// against keys chosen to collide is not needed for ids, and the lexical side hashes every
+/// matching episode and looks up every candidate.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct IdHasher(u64);
+
+const FIBONACCI: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(FIBONACCI);
+        }
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.0 = (self.0 ^ n as u64).wrapping_mul(FIBONACCI);
+    }
+}
+
+/// A map keyed by episode id.
+pub(crate) type ById<V> = HashMap<i64, V, BuildHasherDefault<IdHasher>>;
+
 /// The lexical side of one query.
 #[derive(Debug, Default)]
 pub(crate) struct Lexical {
     /// BM25 (positive, higher is better) of each matching episode, by episode id.
-    pub(crate) by_id: HashMap<i64, f64>,
+    pub(crate) by_id: ById<f64>,
     /// Σ IDF of the query's terms, found or not: about the BM25 of an episode of average
     /// length holding every term once, so `bm25 / scale` is an IDF-weighted share of the
     /// question's words found.
@@ -390,15 +419,50 @@ pub(crate) struct Lexical {
 }
 
 /// BM25 of the episodes matching any of `terms` in the columns weighted above 0, by episode
-/// id, over a store of `n_docs` episodes. Each term is asked on its own, and FTS5's per-term
-/// score (its IDF times the term-frequency part) is rescaled to [`idf`], so small stores
-/// still rank by words and a term's weight does not depend on FTS5's clamp.
+/// id, over a store of `n_docs` episodes. Each term's FTS5 score (its IDF times the
+/// term-frequency part) is rescaled to [`idf`], so small stores still rank by words and a
+/// term's weight does not depend on FTS5's clamp.
+///
+/// From [`BACKGROUND_EPISODES`] episodes on, every rescale is exactly 1 and the terms are
+/// asked in one FTS5 query: its `bm25()` is the sum of the same per-term parts, added in the
+/// same order (a term a row lacks adds exactly 0), so the scores are bit for bit those of
+/// asking each term alone, while each matching row's length is read once, not once per term.
 pub(crate) fn bm25(
     conn: &Connection,
     terms: &[String],
     columns: Columns,
     n_docs: usize,
 ) -> Result<Lexical> {
+    let Some(asked) = asked(conn, terms, columns, n_docs)? else {
+        return Ok(Lexical::default());
+    };
+    if asked.found.iter().all(|(_, rescale)| *rescale == 1.0) {
+        combined(conn, asked, columns)
+    } else {
+        per_term(conn, asked, columns)
+    }
+}
+
+/// The terms of one query with their FTS5 column filter, before scoring.
+#[derive(Debug)]
+struct Asked {
+    /// `{columns} : ` for the weighted columns.
+    filter: String,
+    /// The terms some episode holds, each as its quoted FTS5 string and its rescale factor.
+    found: Vec<(String, f64)>,
+    /// The scale and the missing terms; `by_id` still empty.
+    out: Lexical,
+}
+
+/// Counts each term's matching episodes (FTS5 walks its posting list, no row is scored): the
+/// IDF scale, the missing terms, and each found term's rescale factor [`idf`] / FTS5's IDF.
+/// `None` when no column is weighted.
+fn asked(
+    conn: &Connection,
+    terms: &[String],
+    columns: Columns,
+    n_docs: usize,
+) -> Result<Option<Asked>> {
     let names: Vec<&str> = [
         ("text", columns.text),
         ("message", columns.message),
@@ -408,42 +472,90 @@ pub(crate) fn bm25(
     .filter(|(_, w)| *w > 0.0)
     .map(|(n, _)| *n)
     .collect();
-    let mut out = Lexical::default();
     if names.is_empty() {
-        return Ok(out);
+        return Ok(None);
     }
-    let filter = format!("{{{}}}", names.join(" "));
-    let mut stmt = conn.prepare_cached(
-        "SELECT rowid, bm25(episodes_fts, ?2, ?3, ?4) FROM episodes_fts WHERE episodes_fts MATCH ?1",
-    )?;
+    let filter = format!("{{{}}} : ", names.join(" "));
+    let mut stmt =
+        conn.prepare_cached("SELECT count(*) FROM episodes_fts WHERE episodes_fts MATCH ?1")?;
     let n = n_docs as f64;
+    let mut out = Lexical::default();
+    let mut found = Vec::new();
     for t in terms {
         let Some(q) = fts_query(std::slice::from_ref(t)) else {
             continue;
         };
-        let rows = stmt.query_map(
-            rusqlite::params![
-                format!("{filter} : {q}"),
-                columns.text,
-                columns.message,
-                columns.context
-            ],
-            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)),
-        )?;
-        let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-        let hits = rows.len() as f64;
+        let hits: i64 = stmt.query_row([format!("{filter}{q}")], |r| r.get(0))?;
+        let hits = hits as f64;
         out.scale += idf(hits, n);
-        if rows.is_empty() {
+        if hits == 0.0 {
             out.missing.push(t.clone());
             continue;
         }
-        let rescale = idf(hits, n) / fts5_idf(hits, n.max(hits));
-        for (id, rank) in rows {
+        found.push((q, idf(hits, n) / fts5_idf(hits, n.max(hits))));
+    }
+    Ok(Some(Asked { filter, found, out }))
+}
+
+/// Scores the found terms one FTS5 query each, rescaling each term's score.
+fn per_term(conn: &Connection, asked: Asked, columns: Columns) -> Result<Lexical> {
+    let Asked {
+        filter,
+        found,
+        mut out,
+    } = asked;
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, bm25(episodes_fts, ?2, ?3, ?4) FROM episodes_fts WHERE episodes_fts MATCH ?1",
+    )?;
+    for (q, rescale) in found {
+        let mut rows = stmt.query(rusqlite::params![
+            format!("{filter}{q}"),
+            columns.text,
+            columns.message,
+            columns.context
+        ])?;
+        while let Some(row) = rows.next()? {
             // FTS5's bm25() is negated so that smaller is better.
-            let score = -rank * rescale;
+            let score = -row.get::<_, f64>(1)? * rescale;
             if score > 0.0 {
-                *out.by_id.entry(id).or_default() += score;
+                *out.by_id.entry(row.get(0)?).or_default() += score;
             }
+        }
+    }
+    Ok(out)
+}
+
+/// Scores the found terms in one FTS5 query; only when every rescale factor is 1.
+fn combined(conn: &Connection, asked: Asked, columns: Columns) -> Result<Lexical> {
+    let Asked {
+        filter,
+        found,
+        mut out,
+    } = asked;
+    if found.is_empty() {
+        return Ok(out);
+    }
+    let query = format!(
+        "{filter}({})",
+        found
+            .iter()
+            .map(|(q, _)| q.as_str())
+            .collect::<Vec<_>>()
+            .join(" OR ")
+    );
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, bm25(episodes_fts, ?2, ?3, ?4) FROM episodes_fts WHERE episodes_fts MATCH ?1",
+    )?;
+    let mut rows = stmt.query(rusqlite::params![
+        query,
+        columns.text,
+        columns.message,
+        columns.context
+    ])?;
+    while let Some(row) = rows.next()? {
+        let score = -row.get::<_, f64>(1)?;
+        if score > 0.0 {
+            out.by_id.insert(row.get(0)?, score);
         }
     }
     Ok(out)
@@ -474,6 +586,83 @@ mod tests {
         assert!((idf(10.0, 1000.0) - (990.5f64 / 10.5).ln()).abs() < 1e-12);
         // A word in most memories is floored, never negative.
         assert_eq!(idf(600.0, 1000.0), 1e-6);
+    }
+
+    #[test]
+    fn one_query_scores_exactly_as_one_query_per_term() {
+        // 300 episodes (over BACKGROUND_EPISODES, so every rescale is 1) whose three columns
+        // mix words at different rates, so rows match one, two or all terms in different
+        // columns and lengths. The combined query must give the same rows and bit-identical
+        // scores as asking each term alone: recall's ranking may not move.
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE episodes_fts USING fts5(text, message, context,
+                 tokenize = 'porter unicode61 remove_diacritics 0');",
+        )
+        .unwrap();
+        let words = [
+            "pottery", "kids", "class", "lake", "budget", "sailing", "bread",
+        ];
+        for i in 0..300usize {
+            let pick = |step: usize, len: usize| {
+                (0..len)
+                    .map(|j| words[(i * step + j * 3) % words.len()])
+                    .collect::<Vec<_>>()
+                    .join(" filler ")
+            };
+            conn.execute(
+                "INSERT INTO episodes_fts(rowid, text, message, context) VALUES (?1, ?2, ?3, ?4)",
+                rusqlite::params![
+                    i as i64 + 1,
+                    pick(1, 1 + i % 3),
+                    pick(2, 2 + i % 5),
+                    pick(5, i % 4)
+                ],
+            )
+            .unwrap();
+        }
+        let columns = Columns {
+            text: 1.0,
+            message: 0.5,
+            context: 0.5,
+        };
+        let terms: Vec<String> = ["kids", "pottery", "zebra", "sailing"]
+            .map(String::from)
+            .to_vec();
+        let one = || asked(&conn, &terms, columns, 300).unwrap().unwrap();
+        assert!(one().found.iter().all(|(_, r)| *r == 1.0));
+        let combined = combined(&conn, one(), columns).unwrap();
+        let per_term = per_term(&conn, one(), columns).unwrap();
+        assert!(combined.by_id.len() > 100, "most rows hold some term");
+        assert_eq!(
+            combined.by_id, per_term.by_id,
+            "same rows, bit-identical scores"
+        );
+        assert_eq!(combined.missing, vec!["zebra".to_string()]);
+        assert_eq!(combined.scale, per_term.scale);
+        // bm25() picks the combined path here.
+        assert_eq!(
+            bm25(&conn, &terms, columns, 300).unwrap().by_id,
+            per_term.by_id
+        );
+    }
+
+    #[test]
+    fn consecutive_ids_spread_over_buckets_and_tags() {
+        // hashbrown picks the bucket from a hash's low bits and tags it with its top 7 bits.
+        // A multiplication by an odd constant permutes the low bits, so 4,096 consecutive
+        // ids land in 4,096 different buckets of a 4,096-bucket table, and their tags must
+        // take all 128 values, or lookups would compare keys needlessly.
+        let hash = |id: i64| {
+            let mut h = IdHasher::default();
+            h.write_i64(id);
+            h.finish()
+        };
+        let buckets: std::collections::HashSet<u64> =
+            (1..=4096).map(|id| hash(id) & 4095).collect();
+        assert_eq!(buckets.len(), 4096);
+        let tags: std::collections::HashSet<u64> = (1..=4096).map(|id| hash(id) >> 57).collect();
+        assert_eq!(tags.len(), 128);
     }
 
     #[test]

@@ -349,4 +349,24 @@ pub(crate) const MIGRATIONS: &[&str] = &[
                         WHERE n.session_id = old.session_id AND n.seq = old.seq + 1);
     END;
     "#,
+    // 9: how each session summary was made (issue 5): `extractive`, `abstractive (llm:<model>)`
+    // when the optional LLM wrote it and every quote it cites was found in the session, or
+    // `extractive (llm …)` when the LLM's summary was rejected or the LLM failed.
+    r#"
+    ALTER TABLE session_summaries ADD COLUMN method TEXT NOT NULL DEFAULT 'extractive';
+    "#,
+    // 10: each episode's vector row also holds its whole source message's vector (recall,
+    // issue 4): an episode is a span, and the rest of its message (a shared photo, the
+    // question it answers) often says what it is about. NULL when the message's words are
+    // the episode's own. A change of a message's words (an edit, a forget that cut a span)
+    // deletes the rows of all its episodes, so no vector of removed words survives and the
+    // next embedding pass (`embed::reembed`) makes both again.
+    r#"
+    ALTER TABLE embeddings ADD COLUMN context_vector BLOB;
+    CREATE TRIGGER messages_text_embeddings AFTER UPDATE OF text ON messages
+    WHEN old.text IS NOT new.text BEGIN
+        DELETE FROM embeddings WHERE episode_id IN
+            (SELECT id FROM episodes WHERE message_id = new.id);
+    END;
+    "#,
 ];

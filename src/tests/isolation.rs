@@ -73,7 +73,7 @@ proptest! {
                     engines[context].import_sessions(&[session], "prop", &mut |_| {}).unwrap();
                 }
                 Op::Recall { context, word } => {
-                    let query = RecallQuery { k: 10, threshold: f64::NEG_INFINITY, ..RecallQuery::new(WORDS[word]) };
+                    let query = RecallQuery { k: 10, threshold: Some(f64::NEG_INFINITY), ..RecallQuery::new(WORDS[word]) };
                     for hit in engines[context].recall(&query).unwrap() {
                         prop_assert!(hit.episode.text.contains(&tag(context)),
                             "recall in `{}` returned another context's memory: {}", CONTEXTS[context], hit.episode.text);

@@ -53,6 +53,9 @@ enum Dataset {
         /// Recalls timed per size.
         #[arg(long, default_value_t = 50)]
         queries: usize,
+        /// Keep each size's context in this folder and reuse it on later runs (no re-import).
+        #[arg(long, value_name = "DIR")]
+        keep: Option<PathBuf>,
     },
     /// Capture on a label file (shared/data/capture/dev.json).
     Capture {
@@ -88,10 +91,18 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             }
             return Ok(());
         }
-        Dataset::Speed { sizes, queries } => {
-            let results = minne::eval::speed::run(embedder(env)?, &sizes, queries, &mut |l| {
-                eprintln!("{l}")
-            })?;
+        Dataset::Speed {
+            sizes,
+            queries,
+            keep,
+        } => {
+            let results = minne::eval::speed::run_kept(
+                embedder(env)?,
+                &sizes,
+                queries,
+                keep.as_deref(),
+                &mut |l| eprintln!("{l}"),
+            )?;
             println!("{}", serde_json::to_string_pretty(&results)?);
             return Ok(());
         }

@@ -60,7 +60,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     let query = RecallQuery {
         k: usize::from(args.k),
-        threshold,
+        threshold: Some(threshold),
         ..RecallQuery::new(args.query)
     };
     let explained = engine.recall_explained(&query, if args.explain { NEAR_MISSES } else { 0 })?;
@@ -86,6 +86,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                 out["people"] = serde_json::json!(explained.people);
                 out["terms"] = serde_json::json!(explained.terms);
                 out["took_ms"] = serde_json::json!(explained.took_ms);
+                out["abstained"] = serde_json::json!(explained.abstained);
                 println!("{}", serde_json::to_string_pretty(&out)?);
             } else {
                 println!("{}", serde_json::to_string_pretty(&out["hits"])?);
@@ -97,7 +98,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     if hits.is_empty() {
         println!(
             "Nothing in `{}` is relevant enough (threshold {:.2}). Nothing is better than noise; lower --threshold to see weaker matches.",
-            env.context, query.threshold
+            env.context, threshold
         );
     }
     for (i, hit) in hits.iter().enumerate() {
@@ -129,9 +130,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                     format!("under the threshold {threshold:.2}")
                 }
                 LeftOut::OutsideK { rank, k } => format!("outside k: rank {rank} of k = {k}"),
-                LeftOut::Abstained => {
-                    "abstained: the question is about what no memory holds".into()
-                }
+                LeftOut::Abstained => match &explained.abstained {
+                    Some(why) => format!("abstained: {why}"),
+                    None => "abstained".into(),
+                },
             };
             println!("-  ({why}) {}", output::hit_line(&m.hit));
         }

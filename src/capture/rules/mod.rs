@@ -20,6 +20,8 @@ mod tense;
 mod token;
 mod when;
 
+pub(crate) use when::asked;
+
 use std::ops::Range;
 
 use crate::model::{ActKind, EventTime, MessageInput};

@@ -14,7 +14,7 @@ mod resolve;
 
 use std::ops::Range;
 
-use chrono::{DateTime, FixedOffset};
+use chrono::{DateTime, FixedOffset, NaiveDate};
 
 pub(crate) use compound::{Compound, find};
 pub(crate) use resolve::Reference;
@@ -196,6 +196,114 @@ fn has_year(words: &str) -> bool {
         .split(|c: char| !c.is_ascii_digit())
         .filter_map(|d| (d.len() == 4).then(|| d.parse::<u32>().ok()).flatten())
         .any(|y| (1900..2200).contains(&y))
+}
+
+/// A time a question names (recall, issue 4): the byte range of its words in the question and
+/// the interval `[start, end)` it resolves to.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Asked {
+    /// Byte range of the time words in the question text.
+    pub words: Range<usize>,
+    /// Start of the named time.
+    pub start: DateTime<FixedOffset>,
+    /// End of the named time (exclusive; equal to `start` for an instant).
+    pub end: DateTime<FixedOffset>,
+}
+
+/// The times a question names, in order, each with its words: the capture parser's usable
+/// expressions ("last Friday", "i fredags", "3 June, 2023", "sidste uge"), plus a month with
+/// a year ("December 2023", "i mars 2024") and a bare year ("in 2022"), which capture has no
+/// use for. A question is not a plan, so deadline words only mark the day ("before April 10,
+/// 2023" is 10 April). A date without a year takes the year written elsewhere in the question
+/// ("between August 11 and August 15 2023"). Relative expressions resolve against the first
+/// dated day the question names ("last weekend before April 10, 2023"), else against `now`.
+pub(crate) fn asked(text: &str, now: DateTime<FixedOffset>) -> Vec<Asked> {
+    let t = super::token::tokenize(text);
+    let sentences = super::segment::sentences(&t);
+    let all = find(&t, &sentences, super::lang::guess(&t));
+    let year_at = |i: usize| {
+        t.get(i)
+            .filter(|w| {
+                w.kind == super::token::Kind::Number
+                    && w.raw.len() == 4
+                    && w.raw.chars().all(|c| c.is_ascii_digit())
+            })
+            .and_then(|w| w.raw.parse::<i32>().ok())
+            .filter(|y| (1900..2200).contains(y))
+    };
+    let year = (0..t.len()).find_map(year_at);
+    let mut found: Vec<(Range<usize>, Compound)> = Vec::new();
+    for c in all.iter().filter(|c| usable(c)) {
+        let mut c = c.clone();
+        c.deadline = None;
+        if let Some(atom::Atom::Date { year: y @ None, .. }) = &mut c.day {
+            *y = year;
+        }
+        found.push((c.tokens.clone(), c));
+    }
+    let dated = |c: &Compound| matches!(c.day, Some(atom::Atom::Date { year: Some(_), .. }));
+    let reference = found
+        .iter()
+        .filter(|(_, c)| dated(c))
+        .find_map(|(_, c)| resolve::resolve(c, &Reference { ts: now }, None))
+        .map_or(now, |(start, _)| start);
+    let r = Reference { ts: reference };
+    let mut out: Vec<(Range<usize>, resolve::Interval)> = Vec::new();
+    for (tokens, c) in &found {
+        let at = if dated(c) { Reference { ts: now } } else { r };
+        // "an hour before" needs an event named in a statement: a question has none.
+        if let Some((start, end)) = resolve::resolve(c, &at, None) {
+            out.push((tokens.clone(), (start, end)));
+        }
+    }
+    // "December 2023", "i mars 2024", and a year alone: outside every expression found above.
+    let taken = |i: usize| found.iter().any(|(r, _)| r.contains(&i));
+    let mut i = 0;
+    while i < t.len() {
+        let lead = usize::from(t[i].is_any(&["in", "i", "during", "under"]));
+        let month = t.get(i + lead).and_then(|w| {
+            let ambiguous = w.is_any(&["may", "march"]) && !w.is_capitalised();
+            lexicon::month(&w.low, false).filter(|_| !ambiguous)
+        });
+        let comma = usize::from(t.get(i + lead + 1).is_some_and(|w| w.is(",")));
+        let span = match (month, year_at(i + lead + 1 + comma), year_at(i + lead)) {
+            (Some(m), Some(y), _) => NaiveDate::from_ymd_opt(y, m, 1)
+                .zip(NaiveDate::from_ymd_opt(
+                    y + i32::from(m == 12),
+                    m % 12 + 1,
+                    1,
+                ))
+                .map(|d| (lead + 2 + comma, d)),
+            (_, _, Some(y)) => NaiveDate::from_ymd_opt(y, 1, 1)
+                .zip(NaiveDate::from_ymd_opt(y + 1, 1, 1))
+                .map(|d| (lead + 1, d)),
+            _ => None,
+        };
+        let Some((len, (a, b))) = span.filter(|(len, _)| !(i..i + len).any(taken)) else {
+            i += 1;
+            continue;
+        };
+        let at = |d: NaiveDate| {
+            d.and_hms_opt(0, 0, 0)
+                .and_then(|d| d.and_local_timezone(*now.offset()).single())
+        };
+        if let (Some(start), Some(end)) = (at(a), at(b)) {
+            out.push((i..i + len, (start, end)));
+        }
+        i += len;
+    }
+    out.sort_by_key(|(tokens, _)| tokens.start);
+    out.into_iter()
+        .filter_map(|(tokens, (start, end))| {
+            let first = t.get(tokens.start)?;
+            let last = t.get(tokens.end.checked_sub(1)?)?;
+            Some(Asked {
+                words: first.span.start..last.span.end,
+                start,
+                end,
+            })
+        })
+        .collect()
 }
 
 fn quote<'a>(t: &[Token<'_>], text: &'a str, tokens: &Range<usize>) -> Option<&'a str> {
