@@ -1423,3 +1423,56 @@ fn a_retraction_is_idempotent() {
     assert_eq!(allergy.len(), 2, "{allergy:#?}");
     assert!(allergy.iter().all(|f| f.status == FactStatus::Superseded));
 }
+
+#[test]
+fn forgetting_a_retraction_restores_what_it_ended() {
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "I'm allergic to peanuts, properly allergic.")],
+    );
+    say(
+        &mut engine,
+        &clock,
+        "s2",
+        &[(
+            U,
+            40,
+            "I'm not allergic to peanuts anymore, my doctor says it's gone.",
+        )],
+    );
+    assert_eq!(
+        active_value(&engine, "allergy"),
+        None,
+        "the retraction ended it"
+    );
+    let retraction = engine
+        .facts(true)
+        .unwrap()
+        .into_iter()
+        .find(|f| f.value.starts_with("retracted by the user"))
+        .expect("the retraction is on record");
+    engine
+        .forget(&ForgetScope::Episode(retraction.sources[0].episode_id))
+        .unwrap();
+    engine.consolidate().unwrap();
+    // The only evidence left is the first statement: nothing the forgotten words derived
+    // (the end date, the link, the record) may outlive them.
+    assert_eq!(
+        active_value(&engine, "allergy").as_deref(),
+        Some("peanuts"),
+        "with the retraction forgotten, the allergy is current again: {:#?}",
+        engine.facts(true).unwrap()
+    );
+    assert!(
+        !engine
+            .facts(true)
+            .unwrap()
+            .iter()
+            .any(|f| f.value.starts_with("retracted by the user")),
+        "the retraction record goes with its only source"
+    );
+}

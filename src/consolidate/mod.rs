@@ -585,15 +585,26 @@ pub(crate) fn drop_unsupported_facts(tx: &Transaction<'_>) -> Result<usize> {
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
-    for (id, status) in &unsupported {
-        if status == "active" {
-            tx.execute(
+    // What a removed fact ended is restored from the evidence that is left: the facts it
+    // superseded become current again when nothing newer ended it (an active fact, or a
+    // user's retraction record, which ends itself), or point to what did end it.
+    for (id, _status) in &unsupported {
+        let newer: Option<i64> =
+            tx.query_row("SELECT superseded_by FROM facts WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        match newer {
+            None => tx.execute(
                 "UPDATE facts SET status = 'active', valid_to = NULL, superseded_by = NULL
                  WHERE superseded_by = ?1 AND status = 'superseded'
                    AND EXISTS (SELECT 1 FROM fact_sources s WHERE s.fact_id = facts.id)",
                 [id],
-            )?;
-        }
+            )?,
+            Some(newer) => tx.execute(
+                "UPDATE facts SET superseded_by = ?2 WHERE superseded_by = ?1",
+                [id, &newer],
+            )?,
+        };
     }
     let mut removed = 0;
     for (id, _) in &unsupported {
