@@ -618,21 +618,11 @@ fn nearest_words(
         .map(|a| {
             held.iter()
                 .zip(vocabulary)
-                .map(|(h, w)| (w, cosine(a, h)))
+                .map(|(h, w)| (w, f64::from(crate::embed::cosine(a, h))))
                 .max_by(|x, y| x.1.total_cmp(&y.1))
                 .map(|(w, c)| (w.clone(), c))
         })
         .collect())
-}
-
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    if a.len() != b.len() {
-        return 0.0;
-    }
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| f64::from(*x) * f64::from(*y))
-        .sum()
 }
 
 /// Word vectors kept between recalls, keyed by model id and word: a store's vocabulary is

@@ -764,12 +764,12 @@ impl Engine {
         let lap = Instant::now();
 
         // Each model's cosines on one common scale before they meet BM25 ([`DenseScale`]).
-        let dense_common: Vec<f64> = if ranking.common_scale {
-            let s = dense_scale_for(self.embedder.model_id());
-            dense.iter().map(|&c| s.apply(c)).collect()
+        let common = if ranking.common_scale {
+            dense_scale_for(self.embedder.model_id())
         } else {
-            dense.clone()
+            DenseScale::IDENTITY
         };
+        let dense_common: Vec<f64> = dense.iter().map(|&c| common.apply(c)).collect();
         // The lexical side votes with the share of the question's words that some memory
         // holds: a word no memory has (another language, a paraphrase) could never have
         // matched, and would otherwise halve a memory that only the dense side can find.
