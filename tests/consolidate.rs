@@ -406,8 +406,11 @@ fn job_change_and_a_changed_preference_supersede() {
     assert!(
         with(&all, "employer")
             .iter()
-            .any(|f| f.value == "Nordhav Logistics" && f.status == FactStatus::Superseded),
-        "the old employer is superseded, not left active beside the new one"
+            .any(|f| f.value == "Nordhav Logistics"
+                && matches!(f.status, FactStatus::Superseded | FactStatus::Retracted)),
+        // "I handed in my notice at Nordhav" ends it in the user's words (retracted) when
+        // capture reads it as its own episode before the new job; else the new job supersedes.
+        "the old employer is history, not left active beside the new one"
     );
     assert_eq!(
         active_value(&engine, "preference:koriander").as_deref(),
@@ -630,10 +633,10 @@ fn leaving_a_job_ends_the_employer_fact() {
     );
     let employer = with(&engine.facts(true).unwrap(), "employer");
     assert!(
-        employer
-            .iter()
-            .any(|f| f.status == FactStatus::Superseded && f.valid_to.is_some()),
-        "the old job stays in history with its end: {employer:?}"
+        employer.iter().any(|f| f.value == "Nordhav Logistics"
+            && f.status == FactStatus::Retracted
+            && f.valid_to.is_some()),
+        "the old job stays in history with its end, retracted by the user's words: {employer:?}"
     );
 }
 
@@ -1273,7 +1276,9 @@ fn a_users_own_retraction_ends_the_fact(#[values(0, 1, 2, 3, 4, 5)] case: usize)
     // The retraction was said on day 10 (the first message of its session): the old value
     // held until then.
     let said = day(10).to_utc();
-    assert_eq!(old.status, FactStatus::Superseded, "{history:#?}");
+    // Its own status says the user retracted it (migration 11), not that a newer value
+    // replaced it.
+    assert_eq!(old.status, FactStatus::Retracted, "{history:#?}");
     assert_eq!(
         old.valid_to,
         Some(said),
@@ -1334,7 +1339,7 @@ fn no_retraction_from(#[case] text: &str) {
             .facts(true)
             .unwrap()
             .iter()
-            .any(|f| f.status == FactStatus::Superseded),
+            .any(|f| matches!(f.status, FactStatus::Superseded | FactStatus::Retracted)),
         "nothing was ended: {:#?}",
         engine.facts(true).unwrap()
     );
@@ -1421,7 +1426,11 @@ fn a_retraction_is_idempotent() {
     let allergy = with(&engine.facts(true).unwrap(), "allergy");
     // One stated value, one retraction record: the repeat finds nothing held to end.
     assert_eq!(allergy.len(), 2, "{allergy:#?}");
-    assert!(allergy.iter().all(|f| f.status == FactStatus::Superseded));
+    let statuses: Vec<FactStatus> = allergy.iter().map(|f| f.status).collect();
+    assert!(
+        statuses.contains(&FactStatus::Retracted) && statuses.contains(&FactStatus::Superseded),
+        "the stated value is retracted, the record that ended it is history: {allergy:#?}"
+    );
 }
 
 #[test]

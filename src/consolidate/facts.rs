@@ -385,6 +385,9 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
 /// The claims the user's own words in `text` make about the user, in order. `text` must be
 /// the user's words (an episode of role `user`); the rules do not check who spoke.
 pub fn extract(text: &str) -> Vec<Claim> {
+    // Bracketed times and captions are not the user's words (see `words::mask_annotations`).
+    let masked = words::mask_annotations(text);
+    let text: &str = &masked;
     let all = words::tokenize(text);
     let mut out: Vec<Claim> = Vec::new();
     let rules = rules();
@@ -496,7 +499,27 @@ pub fn extract(text: &str) -> Vec<Claim> {
                         continue;
                     };
                     let first = object.split(' ').next().unwrap_or_default().to_lowercase();
-                    if NOT_OBJECTS.contains(&first.as_str()) {
+                    // "all the yellow leaves" (those in a photo) is no kind of thing; "all
+                    // dances" is one.
+                    let definite_all = matches!(first.as_str(), "all" | "alla" | "alle")
+                        && w.get(end + 1).is_some_and(|x| {
+                            NOT_OBJECTS.contains(&x.low.as_str())
+                                || matches!(
+                                    x.low.as_str(),
+                                    "of" | "my" | "our" | "de" | "dessa" | "disse" | "mine" | "mina"
+                                )
+                                // Swedish and Danish mark the definite plural with a suffix:
+                                // "alla färgerna", "alle farverne".
+                                || (first == "alla" && x.low.ends_with("na"))
+                                || (first == "alle" && x.low.ends_with("ne"))
+                        });
+                    if NOT_OBJECTS.contains(&first.as_str())
+                        || definite_all
+                        || (NOT_OBJECTS_MORE.contains(&first.as_str())
+                            && !matches!(first.as_str(), "all" | "alla" | "alle"))
+                        || LIGHT_OBJECTS.contains(&object.to_lowercase().as_str())
+                        || social(w, start)
+                    {
                         continue;
                     }
                     push(Claim {
@@ -599,6 +622,24 @@ pub fn extract(text: &str) -> Vec<Claim> {
             });
         }
     }
+    // "I stopped using Figma": what the user no longer uses they no longer work in either, so
+    // an expertise of the same value ends too (only one held is ended, `ladder::retract`).
+    let tools_ended: Vec<Claim> = out
+        .iter()
+        .filter(|c| c.ends && c.attribute == A::Tool)
+        .map(|c| Claim {
+            attribute: A::Expertise,
+            ..c.clone()
+        })
+        .collect();
+    for c in tools_ended {
+        if !out
+            .iter()
+            .any(|o| o.attribute == c.attribute && o.value.eq_ignore_ascii_case(&c.value))
+        {
+            out.push(c);
+        }
+    }
     out
 }
 
@@ -627,7 +668,8 @@ fn statement(text: &str, w: &[Word]) -> Option<String> {
         .or_else(|| {
             let subject = w.get(start)?;
             let habit = matches!(subject.low.as_str(), "i" | "jag" | "jeg")
-                && w.get(start + 1).is_some_and(|v| !v.punct)
+                && w.get(start + 1)
+                    .is_some_and(|v| !v.punct && !NOT_HABIT_VERBS.contains(&v.low.as_str()))
                 && w.get(start + 2)
                     .is_some_and(|a| HABIT_ADVERBS.contains(&a.low.as_str()));
             habit.then_some(start + 3)
@@ -650,7 +692,37 @@ fn statement(text: &str, w: &[Word]) -> Option<String> {
     if words_after == 0 && needs_object {
         return None;
     }
+    if social(w, start) {
+        return None;
+    }
     Some(text[w[start].span.start..last.span.end].to_string())
+}
+
+/// Whether the clause from `start` to its end addresses the listener ("I'm always here for
+/// you", "I love hearing from you") or is a social formula ("I'll keep you posted", "jag hör
+/// av mig"): talk that keeps a conversation going, not a trait, taste or habit of the user's.
+pub(crate) fn social(w: &[Word], start: usize) -> bool {
+    let end = (start..w.len())
+        .find(|&i| i > start && is_boundary(&w[i]))
+        .unwrap_or(w.len());
+    let clause = &w[start..end];
+    clause
+        .iter()
+        .any(|x| SECOND_PERSON.contains(&x.low.as_str()))
+        || phatic(clause)
+}
+
+/// Whether `clause` is a social formula ([`PHATIC`]: "I'll keep you posted", "let me know
+/// how it goes", "vi hörs snart") with nothing after it but words that say how or when
+/// ([`PHATIC_TAIL`]), so "I'll let you know the price by Friday" is no formula.
+pub(crate) fn phatic(clause: &[Word]) -> bool {
+    PHATIC.iter().any(|p| {
+        find_all(clause, p).into_iter().any(|(_, end)| {
+            clause[end..]
+                .iter()
+                .all(|x| x.punct || PHATIC_TAIL.contains(&x.low.as_str()))
+        })
+    })
 }
 
 /// Last words of an opening that needs more words after it ("afraid of", "jag föredrar").
@@ -694,6 +766,9 @@ const ENDINGS: &[(&str, Attribute)] = &[
     ("i quit", A::Employer),
     ("i have left", A::Employer),
     ("i have quit", A::Employer),
+    // "I quit Slack": a tool as much as a job; only a value held is ended (`ladder::retract`).
+    ("i quit", A::Tool),
+    ("i have quit", A::Tool),
     ("i no longer work at", A::Employer),
     ("i no longer work for", A::Employer),
     ("i handed in my notice at", A::Employer),
@@ -724,7 +799,8 @@ const NEGATIONS: &[&str] = &["not", "inte", "ikke"];
 /// the words around them that go too ("har slutat att", "er holdt op med at").
 #[rustfmt::skip]
 const STOPPED: &[&str] = &[
-    "no longer", "har slutat att", "har slutat", "slutade att", "slutade", "slutat att",
+    "no longer", "have stopped", "stopped", "have quit", "quit", "gave up", "have given up",
+    "har slutat att", "har slutat", "slutade att", "slutade", "slutat att",
     "slutat", "er holdt op med at", "har holdt op med at", "holdt op med at", "er holdt op med",
     "har holdt op med", "holdt op med",
 ];
@@ -742,7 +818,8 @@ const INFINITIVES: &[(&str, &str)] = &[
     ("använda", "använder"), ("bo", "bor"), ("jobba", "jobbar"), ("arbeta", "arbetar"),
     ("tala", "talar"), ("prata", "pratar"), ("vara", "är"), ("gilla", "gillar"),
     ("älska", "älskar"), ("bruge", "bruger"), ("arbejde", "arbejder"), ("tale", "taler"),
-    ("være", "er"), ("elske", "elsker"),
+    ("være", "er"), ("elske", "elsker"), ("using", "use"), ("working", "work"),
+    ("living", "live"), ("speaking", "speak"),
 ];
 
 /// Words that may open a clause before its first-person subject ("but I'm not …").
@@ -954,6 +1031,11 @@ fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
         }
     }
     let name = proper(text, w, i)?;
+    // "my daughter Sara's birthday": the possessive is not part of the name.
+    let name = name
+        .strip_suffix("'s")
+        .or_else(|| name.strip_suffix("’s"))
+        .map_or(name.clone(), str::to_string);
     Some(Claim {
         attribute,
         value: format!("{} {}", relation.low, name),
@@ -1098,6 +1180,17 @@ mod tests {
     #[case::sv_habit("Jag äter aldrig kött.", "Jag äter aldrig kött")]
     #[case::da("Jeg lider af migræne.", "Jeg lider af migræne")]
     #[case::da_whole("Jeg er et morgenmenneske!", "Jeg er et morgenmenneske")]
+    // A real habit said with "always", next to the social "I'm always here for you".
+    #[case::up_early("I'm always up early, even on weekends.", "I'm always up early")]
+    #[case::up_early_sv("Jag är alltid uppe tidigt.", "Jag är alltid uppe tidigt")]
+    #[case::love_for(
+        "I've always had a love for horses!",
+        "I've always had a love for horses"
+    )]
+    #[case::before_annotation(
+        "I never drink coffee after noon [2023-05-01 – 2023-05-02].",
+        "I never drink coffee after noon"
+    )]
     fn free_statement_from(#[case] text: &str, #[case] value: &str) {
         assert_eq!(
             claims(text),
@@ -1131,6 +1224,24 @@ mod tests {
     #[case::statement_question("Am I afraid of flying?")]
     #[case::statement_without_object("I'm afraid of.")]
     #[case::statement_transient("I'm tired today.")]
+    // Social talk addressed to the listener states no trait (LoCoMo-style two-person chats).
+    #[case::phatic_here_for_you("I'm always here for you, Mel!")]
+    #[case::phatic_sv("Jag finns alltid här för dig.")]
+    #[case::phatic_da("Jeg er altid her for dig.")]
+    #[case::social_like("I love hearing from you!")]
+    #[case::social_like_sv("Jag älskar att prata med dig.")]
+    // A quantity or a photo's details are no lasting taste; a light verb alone is a fragment.
+    #[case::quantity("I love all the yellow leaves, it looks so cozy.")]
+    #[case::us("I believe in us!")]
+    #[case::quantity_both("I'm a fan of both classical like Bach and Mozart.")]
+    #[case::fragment_being("It reminds me why I love being a mom.")]
+    #[case::fragment_sv("Jag älskar alla färgerna på bilden.")]
+    // "will" in the verb's place: a sentiment about one event, not a habit.
+    #[case::sentiment_remember("I'll always remember our camping trip last year.")]
+    #[case::sentiment_forget("I'll never forget the day my youngest took her first steps.")]
+    #[case::sentiment_da("Jeg vil altid huske den tur.")]
+    // Bracketed times and captions are not the user's words.
+    #[case::caption_only("[shared a photo: I love pottery]")]
     fn no_fact_from(#[case] text: &str) {
         assert!(
             extract(text).is_empty(),
@@ -1169,6 +1280,27 @@ mod tests {
     #[case::new_job("I got a new job at Ericsson!", "employer", "Ericsson")]
     #[case::new_job_da("Jeg har fået nyt job hos Mærsk.", "employer", "Mærsk")]
     #[case::correction_place("No wait, I live in Malmö, not Lund.", "location", "Malmö")]
+    #[case::gerund_object("I love creating art!", "preference:creating art", "likes")]
+    #[case::all_kinds(
+        "I love all dances, but contemporary is my top pick.",
+        "preference:all dances",
+        "likes"
+    )]
+    #[case::kin_possessive(
+        "That trip was for my daughter Sara's birthday.",
+        "family",
+        "daughter Sara"
+    )]
+    #[case::before_caption(
+        "I love camping trips with my fam [shared a photo: a sunset over a lake].",
+        "preference:camping trips",
+        "likes"
+    )]
+    #[case::fan_of(
+        "I'm a big fan of pottery - the creativity is awesome.",
+        "preference:pottery",
+        "likes"
+    )]
     fn fact_from(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
         let found = claims(text);
         assert!(
@@ -1238,6 +1370,15 @@ mod tests {
     #[case::retract_sv_slutat("Men jag har slutat jobba på Volvo.", "employer", "Volvo")]
     #[case::retract_da("Jeg er ikke længere allergisk over for nødder.", "allergy", "nødder")]
     #[case::retract_da_holdt_op("Jeg er holdt op med at bruge Slack.", "tool", "Slack")]
+    #[case::stopped_using("I stopped using Notion last year.", "tool", "Notion")]
+    #[case::have_stopped_using("I've stopped using Notion.", "tool", "Notion")]
+    #[case::stopped_using_expertise("I stopped using Figma.", "expertise", "Figma")]
+    #[case::quit_tool("I quit Slack in March.", "tool", "Slack")]
+    #[case::quit_using("I quit using Trello.", "tool", "Trello")]
+    #[case::no_longer_use("I no longer use Notion.", "expertise", "Notion")]
+    #[case::not_anymore("I don't use Notion anymore.", "tool", "Notion")]
+    #[case::sv_slutat_anvanda("Jag har slutat använda Notion.", "tool", "Notion")]
+    #[case::da_holdt_op("Jeg er holdt op med at bruge Notion.", "tool", "Notion")]
     fn ends(#[case] text: &str, #[case] attribute: &str, #[case] value: &str) {
         let c = extract(text);
         assert!(
@@ -1258,6 +1399,15 @@ mod tests {
     #[case::not_sure("I'm not sure I still use Notion.")]
     #[case::sv_other("Min bror bor inte i Lund längre.")]
     #[case::da_other("Oskar er ikke længere allergisk over for nødder.")]
+    #[case::stopped_hedged("Maybe I stopped using Notion.")]
+    #[case::stopped_question("Did I stop using Notion?")]
+    #[case::stopped_other("Oskar stopped using Slack.")]
+    #[case::quit_other("My sister quit Slack.")]
+    #[case::stopped_reported("Oskar says I stopped using Slack.")]
+    #[case::stopped_by("I stopped by the Notion booth.")]
+    #[case::quit_habit("I quit smoking.")]
+    #[case::sv_other_slutat("Min bror har slutat använda Slack.")]
+    #[case::da_other_holdt_op("Min søster er holdt op med at bruge Slack.")]
     fn retracts_nothing(#[case] text: &str) {
         let c = extract(text);
         assert!(

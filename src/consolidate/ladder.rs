@@ -184,7 +184,8 @@ pub(crate) const RETRACTED_BY_USER: &str = "retracted by the user: ";
 /// The user's own words in `ep` say `value` of `attribute` no longer holds ("I'm not allergic
 /// to peanuts anymore", "I left Nordhav"): every active fact of that attribute held when they
 /// spoke (`valid_from` ≤ the episode's time) whose value is `value`, or starts with it and a
-/// space, ends at the episode's time, superseded by a retraction record. The record is a
+/// space, ends at the episode's time with status `retracted`, its `superseded_by` pointing at
+/// a retraction record. The record is a
 /// `superseded` fact of the same attribute, `stated`, valid from and to the episode's time,
 /// valued [`RETRACTED_BY_USER`] + `value` and resting on `ep`: so the history (`facts --all`)
 /// shows who ended the fact, with what words and when, recall pairs the two episodes as a
@@ -221,7 +222,7 @@ fn retract(
     link(tx, by, ep.id)?;
     for id in &held {
         tx.execute(
-            "UPDATE facts SET status = 'superseded', valid_to = ?2, superseded_by = ?3, updated_at = ?4
+            "UPDATE facts SET status = 'retracted', valid_to = ?2, superseded_by = ?3, updated_at = ?4
              WHERE id = ?1",
             params![id, ep.occurred_at, by, now],
         )?;

@@ -156,3 +156,60 @@ pub(super) const STATEMENT_LEADS: &[&str] = &[
 /// Habit adverbs in the second place after "jag"/"jeg"/"I" and a verb ("jag äter aldrig
 /// kött", "jeg cykler altid til arbejde"): a statement too.
 pub(super) const HABIT_ADVERBS: &[&str] = &["always", "never", "alltid", "aldrig", "altid"];
+
+/// First words that make a preference object a quantity or somebody else's thing, not a
+/// kind of thing the user likes ("I love all the yellow leaves" about a shared photo, "a fan
+/// of both classical like …"): no preference is read.
+pub(super) const NOT_OBJECTS_MORE: &[&str] = &[
+    "all", "both", "some", "any", "every", "each", "everything", "everyone", "everybody",
+    "anything", "something", "nothing", "his", "their", "such", "so", "just", "those", "alla",
+    "allt", "båda", "hela", "något", "allting", "alle", "alt", "begge", "hele", "noget",
+    "hendes", "deres", "hans",
+];
+
+/// Light verbs that say nothing by themselves: an object that is only one of these was cut
+/// before its complement ("I love being a mom" → `being`), a fragment.
+pub(super) const LIGHT_OBJECTS: &[&str] = &[
+    "being", "having", "getting", "doing", "going", "making", "feeling", "becoming", "vara",
+    "ha", "få", "göra", "være", "have", "gøre",
+];
+
+/// Words that address the other person in the conversation, or the user and them together: a
+/// clause with one is about the user's relation to the listener ("I'm always here for you",
+/// "I love hearing from you", "I believe in us"),
+/// social talk, not a lasting trait or taste of the user's. (Swedish/Danish `er` is left out:
+/// it is also the Danish verb "is".)
+pub(super) const SECOND_PERSON: &[&str] = &[
+    "you", "your", "yours", "yourself", "yourselves", "ya", "u", "du", "dig", "din", "ditt",
+    "dina", "dit", "dine", "jer", "jeres", "deg", "us", "oss", "os",
+];
+
+/// Social formulas: said to keep a conversation going, they state nothing about the user and
+/// promise nothing to do ("I'll keep you posted", "let me know", "talk soon", "jag hör av
+/// mig", "vi ses").
+pub(super) const PHATIC: &[&str] = &[
+    "keep you posted", "keep ya posted", "keep u posted", "keep you updated", "keep you in the loop",
+    "let you know", "let me know", "talk soon", "talk later", "talk to you", "speak soon",
+    "see you", "catch you", "catch up soon", "take care", "here for you", "there for you",
+    "here if you", "happy to help", "glad to help", "good luck", "hör av mig", "hör av dig",
+    "hörs", "vi ses", "ha det", "ta hand om dig", "lycka till", "hører fra", "høres ved",
+    "holder dig opdateret", "hold mig opdateret", "pas på dig selv", "held og lykke",
+];
+
+/// Words that may follow a social formula and keep it one ("let me know how it goes", "talk
+/// to you soon", "hör av dig sen").
+pub(super) const PHATIC_TAIL: &[&str] = &[
+    "how", "it", "goes", "went", "turns", "out", "what", "happens", "soon", "later", "then",
+    "ok", "okay", "everything", "on", "that", "this", "about", "all", "again", "guys", "when",
+    "hur", "det", "går", "gick", "snart", "sen", "igen", "hvordan", "gik", "senere", "if", "you",
+    "need", "anything", "want", "whenever", "om", "du", "behöver", "något", "hvis", "har", "brug",
+    "for", "noget",
+];
+
+/// Auxiliaries and modals that may stand where a habit's verb stands ("I'll always remember
+/// our trip", "I'll never forget that day"): a sentiment about an event or a plan, not a habit.
+pub(super) const NOT_HABIT_VERBS: &[&str] = &[
+    "will", "would", "shall", "should", "can", "could", "may", "must", "did", "was", "were",
+    "had", "ska", "skall", "skulle", "kan", "kunde", "måste", "vill", "skal", "ville", "kunne",
+    "må", "var", "gjorde", "vil", "havde",
+];

@@ -89,16 +89,23 @@ pub enum FactStatus {
     Superseded,
     /// The user rejected it.
     Rejected,
+    /// The user's own words said it no longer holds ("I'm not allergic to peanuts anymore",
+    /// "I stopped using Notion", "I left Nordhav"): ended at the time they said so, with
+    /// `superseded_by` pointing at the retraction record that rests on those words. Never
+    /// active, never in the profile or the session-start context; forgetting the retracting
+    /// words makes it active again (see [`drop_unsupported_facts`]).
+    Retracted,
 }
 
 impl FactStatus {
-    /// `candidate`, `active`, `superseded` or `rejected`.
+    /// `candidate`, `active`, `superseded`, `rejected` or `retracted`.
     pub fn as_str(self) -> &'static str {
         match self {
             FactStatus::Candidate => "candidate",
             FactStatus::Active => "active",
             FactStatus::Superseded => "superseded",
             FactStatus::Rejected => "rejected",
+            FactStatus::Retracted => "retracted",
         }
     }
 
@@ -108,6 +115,7 @@ impl FactStatus {
             "active" => Ok(FactStatus::Active),
             "superseded" => Ok(FactStatus::Superseded),
             "rejected" => Ok(FactStatus::Rejected),
+            "retracted" => Ok(FactStatus::Retracted),
             other => Err(Error::InvalidInput(format!(
                 "unknown fact status `{other}`"
             ))),
@@ -209,6 +217,9 @@ pub struct ConsolidationReport {
     pub open_items_added: usize,
     /// Open items marked done because the user reported them done.
     pub open_items_done: usize,
+    /// Open items stored with their message's time as due (before due times came from the
+    /// event time) given the due time their words name.
+    pub open_items_redated: usize,
     /// Session summaries written or rewritten.
     pub summaries_written: usize,
     /// Facts and procedures removed because no episode supports them any more.
@@ -255,6 +266,7 @@ impl Engine {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut report = ConsolidationReport {
             unsupported_dropped: drop_unsupported_facts(&tx)?,
+            open_items_redated: summary::redate_open_items(&tx)?,
             ..Default::default()
         };
         let pending: Vec<EpisodeRow> = {
@@ -389,8 +401,16 @@ impl Engine {
                 // a new commitment itself, whatever act kind capture gave it.
                 let closed = summary::close_reported(&tx, &ep.text, &ep.occurred_at, &now)?;
                 report.open_items_done += closed;
-                if ep.kind == ActKind::Commitment && closed == 0 {
+                // A commitment is an open item unless its words only keep the talk going or
+                // foretell a feeling, or the time they name is already over.
+                let due = if ep.kind == ActKind::Commitment && closed == 0 {
                     let (due_start, due_end) = summary::due_of_episode(&tx, ep.id)?;
+                    summary::is_open_item(&ep.text, &ep.occurred_at, due_end.as_deref())?
+                        .then_some((due_start, due_end))
+                } else {
+                    None
+                };
+                if let Some((due_start, due_end)) = due {
                     report.open_items_added += tx.execute(
                         "INSERT OR IGNORE INTO open_items (episode_id, actor, due_start, due_end, status, created_at)
                          SELECT id, actor, ?3, ?4, 'open', ?2 FROM episodes WHERE id = ?1",
@@ -467,8 +487,8 @@ impl Engine {
         )
     }
 
-    /// Facts newest first: active and candidate ones, or with `all` also superseded and
-    /// rejected ones, each with its status, confidence, validity and sources.
+    /// Facts newest first: active and candidate ones, or with `all` also superseded,
+    /// rejected and retracted ones, each with its status, confidence, validity and sources.
     pub fn facts(&self, all: bool) -> Result<Vec<FactView>> {
         let filter = if all {
             "1 = 1"
@@ -596,7 +616,7 @@ pub(crate) fn drop_unsupported_facts(tx: &Transaction<'_>) -> Result<usize> {
         match newer {
             None => tx.execute(
                 "UPDATE facts SET status = 'active', valid_to = NULL, superseded_by = NULL
-                 WHERE superseded_by = ?1 AND status = 'superseded'
+                 WHERE superseded_by = ?1 AND status IN ('superseded', 'retracted')
                    AND EXISTS (SELECT 1 FROM fact_sources s WHERE s.fact_id = facts.id)",
                 [id],
             )?,

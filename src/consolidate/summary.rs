@@ -174,6 +174,43 @@ pub(crate) fn due_of_episode(
     Ok((due_start.map(fmt_fixed), due_end.map(fmt_fixed)))
 }
 
+/// Gives the open items stored before due times came from the event time their due time:
+/// an item whose `due_start` is its episode's message time, where [`due_of_episode`] now
+/// reads another from the episode's event time ("by Friday" said on Monday was stored due
+/// Monday, the message time; it is due Friday 23:59:59). Items whose words name no time, or
+/// whose due already differs from the message time, are left alone, so a second run changes
+/// nothing. Returns how many were changed. Errors: database errors, a stored time that does
+/// not parse.
+pub(crate) fn redate_open_items(tx: &Transaction<'_>) -> Result<usize> {
+    let stored: Vec<(i64, i64, String, String)> = {
+        let mut stmt = tx.prepare(
+            "SELECT o.id, o.episode_id, o.due_start, e.occurred_at
+             FROM open_items o JOIN episodes e ON e.id = o.episode_id
+             WHERE o.due_start IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut changed = 0;
+    for (id, episode, due_start, said_at) in stored {
+        if parse_fixed(&due_start)?.to_utc() != parse_utc(&said_at)? {
+            continue;
+        }
+        let (start, end) = due_of_episode(tx, episode)?;
+        let Some(start) = start else {
+            continue;
+        };
+        if parse_fixed(&start)? == parse_fixed(&due_start)? {
+            continue;
+        }
+        changed += tx.execute(
+            "UPDATE open_items SET due_start = ?2, due_end = ?3 WHERE id = ?1",
+            params![id, start, end],
+        )?;
+    }
+    Ok(changed)
+}
+
 pub(crate) fn open_items(conn: &Connection, open_only: bool) -> Result<Vec<OpenItem>> {
     let filter = if open_only {
         "o.status = 'open'"
@@ -228,6 +265,175 @@ fn load_open_items<P: rusqlite::Params>(
         });
     }
     Ok(out)
+}
+
+/// Openings of a commitment (canonical words: "I'll" is `i will`, "I'm gonna" `i am
+/// gonna`): the cues [`not_a_commitment`] judges one by one.
+#[rustfmt::skip]
+const PROMISE_CUES: &[&str] = &[
+    "i will", "we will", "i am going to", "we are going to", "i am gonna", "we are gonna",
+    "i promise", "i plan to", "i am planning to", "i intend to", "i have to", "i need to",
+    "i must", "i shall", "let me", "jag ska", "jag skall", "vi ska", "vi skall",
+    "jag kommer att", "vi kommer att", "jag lovar", "jag måste", "vi måste", "jeg skal",
+    "vi skal", "jeg vil", "vi vil", "jeg lover", "jeg er nødt til", "vi er nødt til",
+    // Inverted after a fronted word ("det skal jeg nok gøre", "i morgon ska jag ringa").
+    "ska jag", "skall jag", "ska vi", "skal jeg", "skal vi", "jag hör av mig",
+];
+
+/// Words before a cue in its clause that make it a prediction or a hope, not a promise ("I
+/// know I'll be ok", "I hope we'll meet").
+#[rustfmt::skip]
+const PREDICTING: &[&str] = &[
+    "know", "knew", "hope", "hoping", "sure", "bet", "think", "believe", "feel", "vet",
+    "hoppas", "tror", "håber", "tænker",
+];
+
+/// What may follow a cue and makes it no task: continuing or trying ("I'll keep going", "I'm
+/// gonna keep it up", "I'll do my best"), remembering and feeling ("I'll always remember",
+/// "I'll never forget", "I'll miss you"), in English, Swedish and Danish.
+#[rustfmt::skip]
+const NOT_A_TASK: &[&str] = &[
+    "keep", "continue", "do my best", "try my best", "do our best", "try our best", "remember", "forget", "cherish",
+    "treasure", "miss", "love", "enjoy", "fortsätta", "försöka", "göra mitt bästa", "minnas",
+    "komma ihåg", "glömma", "sakna", "fortsætte", "prøve", "gøre mit bedste", "huske",
+    "glemme", "savne", "give it a shot", "give it a go", "stay positive",
+    "stay optimistic", "stay determined", "stay strong", "stay focused", "stay motivated",
+    "make this work", "make it work", "make it happen", "make it through", "get through this",
+];
+
+/// "Do my best to …": the task, if any, follows.
+#[rustfmt::skip]
+const BEST_TO: &[&str] = &[
+    "do my best to", "try my best to", "do our best to", "göra mitt bästa för att", "gøre mit bedste for at",
+];
+
+/// Aims rather than tasks: a clause after a cue that names one foretells an outcome ("I'll
+/// keep pushing to make my dreams happen", "I'm gonna make my dreams come true").
+#[rustfmt::skip]
+const AIMS: &[&str] = &[
+    "dream", "dreams", "goals", "success", "drömmar", "drömmen", "drømme", "drømmen",
+];
+
+/// Adverbs skipped between a cue and its verb ("I'll always remember", "I'm definitely
+/// going to keep").
+#[rustfmt::skip]
+const CUE_ADVERBS: &[&str] = &[
+    "always", "never", "definitely", "really", "totally", "just", "still", "surely",
+    "alltid", "aldrig", "verkligen", "bara", "altid", "aldrig", "virkelig", "bare", "nok",
+];
+
+/// A future state after "be", a prediction ("I'll be ok", "it'll be great"), not a task.
+#[rustfmt::skip]
+const STATES: &[&str] = &[
+    "ok", "okay", "fine", "alright", "good", "great", "better", "happy", "glad", "safe",
+    "honest", "proud", "bra", "okej", "glad", "lycklig", "fin", "godt", "fint", "glade",
+];
+
+/// Experiences foretold ("we'll make awesome memories", "we'll have so much fun"): a
+/// prediction, nothing to do.
+#[rustfmt::skip]
+const EXPERIENCES: &[&str] = &[
+    "memories", "fun", "blast", "minnen", "kul", "roligt", "minder", "sjovt", "hyggeligt",
+];
+
+/// Words after a cue that carry no task on their own ("I'll do that", "I will!", "jeg
+/// gør det"): a reply to someone else's words, with nothing to keep open.
+#[rustfmt::skip]
+const FILLERS: &[&str] = &[
+    "do", "it", "that", "this", "so", "too", "then", "one", "sure", "definitely", "ok",
+    "okay", "for", "now", "again", "göra", "gör", "det", "den", "så", "också", "gøre", "gør",
+    "også", "nu", "igen",
+];
+
+/// Why a commitment episode's words make no open item, or `None` when they do (issue 5: open
+/// items come from commitments). Capture's act kind is generous with "will" and "let me";
+/// in a chat between two people many of those sentences keep the talk going or foretell a
+/// feeling. An open item is refused only when every commitment cue of `text` is one of:
+/// a request to the listener ("let me know if you need anything"), a social formula ("I'll
+/// keep you posted"), a prediction ("I know I'll be ok", "we'll
+/// make some awesome memories"), continuing or feeling rather than doing ("I'm gonna keep it
+/// up", "I'll always remember"), "let me" inside a clause ("singing lets me express
+/// myself"), or a cue with no words of its own after it ("I'll do that."). No cue found:
+/// `None` (capture's reading stands). The caller keeps every commitment that names a due
+/// time in the future.
+pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
+    use super::words::{find_all, is_boundary, mask_annotations, tokenize};
+    let masked = mask_annotations(text);
+    let w = tokenize(&masked);
+    let mut reason = None;
+    for cue in PROMISE_CUES {
+        for (start, end) in find_all(&w, cue) {
+            let mut c = start;
+            while c > 0 && !is_boundary(&w[c - 1]) {
+                c -= 1;
+            }
+            let stop = (end..w.len())
+                .find(|&i| is_boundary(&w[i]))
+                .unwrap_or(w.len());
+            let before = &w[c..start];
+            let mut v = end;
+            while v < stop && CUE_ADVERBS.contains(&w[v].low.as_str()) {
+                v += 1;
+            }
+            // "I'll do my best to find some resources": what they will do comes after "to".
+            if let Some(n) = BEST_TO
+                .iter()
+                .find(|p| super::words::matches_at(&w, v, p))
+                .map(|p| p.split(' ').count())
+            {
+                v += n;
+            }
+            let after = &w[v..stop];
+            let why = if *cue == "let me" && w.get(end).is_some_and(|x| x.low == "know") {
+                // "Let me know if you need any help": the listener is asked, the user promises
+                // nothing.
+                "a request to the listener, not a promise"
+            } else if super::facts::phatic(&w[c..stop]) {
+                "a social formula"
+            } else if *cue == "let me"
+                && before.iter().any(|x| {
+                    !matches!(
+                        x.low.as_str(),
+                        "so" | "ok" | "okay" | "well" | "and" | "but" | "then" | "now" | "just"
+                    )
+                })
+            {
+                "\"let me\" inside a clause, not an offer"
+            } else if before.iter().any(|x| PREDICTING.contains(&x.low.as_str()))
+                || (after.first().is_some_and(|x| x.low == "be")
+                    && after
+                        .get(1)
+                        .is_some_and(|x| STATES.contains(&x.low.as_str())))
+                || after.iter().any(|x| EXPERIENCES.contains(&x.low.as_str()))
+            {
+                "a prediction, not a promise"
+            } else if NOT_A_TASK.iter().any(|p| super::words::matches_at(&w, v, p))
+                || after.iter().any(|x| AIMS.contains(&x.low.as_str()))
+                // "I'm gonna make it!": an outcome, where "make it to the party" is a plan.
+                || (super::words::matches_at(&w, v, "make it") && v + 2 >= stop)
+            {
+                "continuing or feeling, not a task"
+            } else if after.iter().all(|x| FILLERS.contains(&x.low.as_str())) {
+                "no task in its words"
+            } else {
+                return None;
+            };
+            reason.get_or_insert(why);
+        }
+    }
+    reason
+}
+
+/// Whether a commitment episode (its words `text`, said at `said_at`, UTC RFC 3339) becomes an
+/// open item, given the end of the due time its words name (`due_end`, as stored): not when
+/// that time is over before the words were said ("I'll always remember our trip last year":
+/// a memory, not a promise), nor, when no due time is named, when [`not_a_commitment`] finds
+/// only social formulas, predictions or feelings. Errors: a stored time that does not parse.
+pub(crate) fn is_open_item(text: &str, said_at: &str, due_end: Option<&str>) -> Result<bool> {
+    match due_end {
+        Some(end) => Ok(parse_fixed(end)?.to_utc() > parse_utc(said_at)?),
+        None => Ok(not_a_commitment(text).is_none()),
+    }
 }
 
 /// Words that report something as done ("I sent the proposal", "jag har skickat", "sendt").
@@ -484,5 +690,119 @@ fn topic(text: &str) -> String {
     match cut.rfind(' ') {
         Some(i) => format!("{}…", &cut[..i]),
         None => format!("{cut}…"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[rstest::rstest]
+    #[case::posted("I'll keep ya posted.", "a social formula")]
+    #[case::let_me_know("Let me know how it goes!", "a request to the listener, not a promise")]
+    #[case::let_me_know_if(
+        "Let me know if you need any help. We work well together!",
+        "a request to the listener, not a promise"
+    )]
+    #[case::let_me_know_else(
+        "If there's anything else I can do, just let me know.",
+        "a request to the listener, not a promise"
+    )]
+    #[case::let_you_know("I'll let you know. Talk to you soon!", "a social formula")]
+    #[case::sv_hors("Jag hör av mig snart!", "a social formula")]
+    #[case::know_ok("I know I'll be ok!", "a prediction, not a promise")]
+    #[case::be_fine("It's scary but I'll be fine.", "a prediction, not a promise")]
+    #[case::memories("We'll make some awesome memories!", "a prediction, not a promise")]
+    #[case::da_sjovt("Vi skal have det sjovt!", "a prediction, not a promise")]
+    #[case::keep_it_up("I'm gonna keep it up.", "continuing or feeling, not a task")]
+    #[case::keep_using(
+        "I'm going to keep using my voice to make a change.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::best(
+        "I'll keep pushing forward and doing my best.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::best_alone("We'll do our best!", "continuing or feeling, not a task")]
+    #[case::remember(
+        "I'll always remember that night.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::sv_minnas(
+        "Jag ska alltid minnas den dagen.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::let_me_inside(
+        "Playing and singing let me express myself.",
+        "\"let me\" inside a clause, not an offer"
+    )]
+    #[case::make_it("I'm gonna make it!", "continuing or feeling, not a task")]
+    #[case::make_it_happen(
+        "It's been tough, but I'm gonna make it happen.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::dreams(
+        "I'm gonna make my dreams come true!",
+        "continuing or feeling, not a task"
+    )]
+    #[case::through("We'll get through this!", "continuing or feeling, not a task")]
+    #[case::sure_make_it("I'm sure we'll make it.", "a prediction, not a promise")]
+    #[case::stay(
+        "I'll keep plugging away and stay optimistic.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::anaphoric("I'll do that.", "no task in its words")]
+    #[case::anaphoric_da("Det skal jeg nok gøre.", "no task in its words")]
+    fn no_open_item_from(#[case] text: &str, #[case] why: &str) {
+        assert_eq!(not_a_commitment(text), Some(why), "`{text}`");
+    }
+
+    #[rstest::rstest]
+    #[case::send("I'll send the proposal to Acme on Friday.")]
+    #[case::send_you("I'll send you the signed contract tomorrow.")]
+    #[case::let_you_know_price("I'll let you know the price by Friday.")]
+    #[case::offer("Let me check the calendar.")]
+    #[case::show("I'm gonna show my paintings. Super stoked!")]
+    #[case::there_at("I'll be there at six to pick up the keys.")]
+    #[case::phatic_and_task("I'll call the plumber. Talk soon!")]
+    #[case::sv("Jag ska ringa rörmokaren i morgon.")]
+    #[case::da("Jeg skal sende rapporten til Mette.")]
+    #[case::no_cue("Next month I'm having an art show with my paintings.")]
+    #[case::make_it_to("I'll make it to the party on Saturday.")]
+    #[case::try_to("I'll try to finish the report tonight.")]
+    #[case::best_to("I'll do my best to find some resources.")]
+    #[case::take_a_shot("I'm gonna take a shot at starting my own business.")]
+    #[case::vid("I'll send you a vid.")]
+    #[case::later("Sure, I will send it to you later.")]
+    fn open_item_from(#[case] text: &str) {
+        assert_eq!(
+            not_a_commitment(text),
+            None,
+            "`{text}` promises something to do (or names no cue, so capture's reading stands)"
+        );
+    }
+
+    #[test]
+    fn a_due_time_already_over_is_no_open_item() {
+        // Said on 2023-05-08; "last year" ends 2023-01-01, "by Friday" 2023-05-13.
+        let said = "2023-05-08T10:00:00.000Z";
+        assert!(
+            !is_open_item(
+                "I'll always remember our trip last year.",
+                said,
+                Some("2023-01-01T00:00:00+00:00")
+            )
+            .unwrap()
+        );
+        assert!(
+            is_open_item(
+                "I'll keep you posted by Friday.",
+                said,
+                Some("2023-05-13T00:00:00+00:00")
+            )
+            .unwrap(),
+            "a due time ahead keeps the commitment, whatever its words"
+        );
+        assert!(!is_open_item("I'll keep you posted.", said, None).unwrap());
     }
 }

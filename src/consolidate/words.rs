@@ -96,6 +96,33 @@ pub(crate) fn tokenize(text: &str) -> Vec<Word> {
     out
 }
 
+/// `text` with every square-bracketed part blanked out, byte for byte (same length, so spans
+/// still index the original): capture's resolved times ("next month [2023-09-01 –
+/// 2023-09-30]") and import captions ("[shared a photo: …]") are Minne's or the importer's
+/// words, never the user's, so no value or statement may run into them. An unclosed `[` is
+/// kept as it is.
+pub(crate) fn mask_annotations(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('[') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find(']') else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        // A full stop in place of the opening bracket: what follows a caption is a new
+        // sentence, and the rest of the bracket's bytes become spaces.
+        let inner = &rest[open..open + close + 1];
+        out.push('.');
+        out.extend(std::iter::repeat_n(' ', inner.len() - 1));
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 /// Sentence-ending or clause-ending marks: a value never runs across them.
 pub(crate) fn is_boundary(w: &Word) -> bool {
     w.punct
@@ -182,6 +209,23 @@ mod tests {
         assert!(lows.contains(&"1,200"), "{lows:?}");
         // A comma after a number before a space still ends the clause.
         assert_eq!(tokenize("at 7, then")[2].low, ",");
+    }
+
+    #[test]
+    fn annotations_are_blanked_with_their_length() {
+        let text =
+            "I'm going next month [2023-09-01 – 2023-09-30] with Ana [shared a photo: a dog].";
+        let masked = mask_annotations(text);
+        assert_eq!(masked.len(), text.len(), "spans still index the original");
+        assert!(
+            !masked.contains("2023") && !masked.contains("photo"),
+            "{masked}"
+        );
+        assert!(masked.starts_with("I'm going next month ."), "{masked}");
+        assert!(masked.contains(" with Ana ."), "{masked}");
+        // Nothing to mask, or an unclosed bracket: the text as it is.
+        assert_eq!(mask_annotations("I live in Oslo."), "I live in Oslo.");
+        assert_eq!(mask_annotations("a [b"), "a [b");
     }
 
     #[test]

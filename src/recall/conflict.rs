@@ -31,7 +31,7 @@ pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i6
               ON n.attribute = o.attribute AND n.id <> o.id AND n.norm <> o.norm
          JOIN fact_sources so ON so.fact_id = o.id
          JOIN fact_sources sn ON sn.fact_id = n.id
-         WHERE o.status = 'superseded' AND n.status <> 'rejected'
+         WHERE o.status IN ('superseded', 'retracted') AND n.status <> 'rejected'
            AND (o.superseded_by = n.id
                 OR (o.superseded_by IS NULL AND o.valid_to IS NOT NULL
                     AND n.valid_from = o.valid_to))

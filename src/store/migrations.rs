@@ -369,4 +369,6 @@ pub(crate) const MIGRATIONS: &[&str] = &[
             (SELECT id FROM episodes WHERE message_id = new.id);
     END;
     "#,
+    // 11: a fact the user retracted gets the status `retracted` (issue 5); see the file.
+    include_str!("migration_11_retracted.sql"),
 ];

@@ -2,7 +2,7 @@ use super::Env;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Include superseded and rejected facts.
+    /// Include superseded, rejected and retracted facts.
     #[arg(long)]
     all: bool,
     /// Print as JSON.
