@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod duration;
 mod lazy;
 mod output;
 mod progress;

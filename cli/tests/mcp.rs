@@ -370,7 +370,41 @@ fn one_context_only_and_its_mode_is_obeyed() {
     let not_stored = paused.call_err("remember", json!({"text": OFFSITE}));
     assert!(not_stored.contains("paused"), "{not_stored}");
     assert_eq!(paused.call_ok("status", json!({}))["mode"], "paused");
-    assert_eq!(memories(&mut paused).len(), 1, "nothing new while paused");
+    // Fresh-user finding: `list` gave the assistant every memory's full text while paused
+    // ("incognito"), though recall was refused. It is refused the same way now, and a forget
+    // preview gives counts but no words.
+    let refused = paused.call_err("list", json!({}));
+    assert!(
+        refused.contains("paused") && refused.contains("minne mode remember"),
+        "{refused}"
+    );
+    let preview = paused.call_ok("forget", json!({"last": "1h"}));
+    assert_eq!(preview["preview"]["episodes"], 1, "{preview:#}");
+    assert!(
+        !preview.to_string().contains("peanuts"),
+        "no memory's words reach the assistant while paused: {preview:#}"
+    );
+    assert!(
+        paused.close().success(),
+        "a refused call does not crash the server"
+    );
+    // The user's own CLI list is their control panel: it still shows what is kept, and that
+    // nothing new was stored while paused.
+    let listed = Command::cargo_bin("minne")
+        .unwrap()
+        .env("MINNE_DATA_DIR", &data)
+        .env_remove("MINNE_CONTEXT")
+        .args(["list", "--json"])
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    assert!(listed.contains("peanuts"), "{listed}");
+    assert!(
+        !listed.contains("Gothenburg"),
+        "nothing new while paused: {listed}"
+    );
+    let (paused, _) = McpServer::start(&data, &[]);
     assert!(
         paused.close().success(),
         "a refused call does not crash the server"
@@ -475,6 +509,19 @@ fn errors_say_what_went_wrong_and_what_to_send() {
     assert!(
         message.starts_with("method not found: bogus/method"),
         "the message names the problem, not only the method: {reply}"
+    );
+
+    // Fresh-user finding: `tools/call` without `params` answered -32601 "method not found";
+    // the method exists and its params are missing, which JSON-RPC 2.0 §5.1 calls invalid
+    // params (-32602).
+    let reply = server.request_message(json!({"jsonrpc": "2.0", "method": "tools/call"}));
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`name`"),
+        "it says what to send: {reply}"
     );
 
     let error = server.call_err("forget", json!({"last": "banana", "confirm": true}));

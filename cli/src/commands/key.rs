@@ -22,8 +22,9 @@ enum Sub {
         #[arg(long)]
         json: bool,
     },
-    /// Give the context (`--context`) a new random key. Close the app and other `minne`
-    /// commands first. A passphrase-mode context changes its passphrase with `key passphrase`.
+    /// Give the context (`--context`) a new random key. A running `minne mcp` server reopens
+    /// the context with the new key at its next call. A passphrase-mode context changes its
+    /// passphrase with `key passphrase`.
     Rotate,
     /// Switch the context (`--context`) to passphrase mode, or change its passphrase. The new
     /// passphrase is read from MINNE_NEW_PASSPHRASE, else (for a context with a stored key)
@@ -55,7 +56,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         }
         Sub::Rotate => {
             let status = keys::rotate(data_dir, context, config)?;
-            eprintln!("The context `{context}` has a new key.");
+            eprintln!(
+                "The context `{context}` has a new key. A running `minne mcp` server reopens it with the new key at its next call; restart anything else that had it open (the desktop app)."
+            );
             print_status(&status);
         }
         Sub::Passphrase { off: true } => {

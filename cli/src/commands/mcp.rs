@@ -9,8 +9,12 @@
 //! | `remember` | `text`, `role?` (`user`\|`assistant`), `session?` | stores a message (source `mcp`), runs capture, returns the episodes with act kind and salience |
 //! | `recall` | `query`, `k?` (1..=50, default 3), `format?` (`items`\|`prompt`) | `minne recall`: the top k that clear the threshold; empty when nothing is relevant |
 //! | `forget` | one of `id`, `session`, `last` (`30m`, `1h`, `2d`); `confirm?` | forgets with a receipt; `session` or `last` needs `confirm: true`, else returns a preview |
-//! | `list` | `limit?` (1..=200, default 20), `cursor?` | recent episodes, newest first |
+//! | `list` | `limit?` (1..=200, default 20), `cursor?` | recent episodes, newest first; refused when `paused` |
 //! | `status` | none | context, mode, counts and the latest capture jobs |
+//!
+//! Requests are handled one at a time in the order received (transport.rs), so a pipelining
+//! client sees each request take effect before the next. A key rotated while the server runs
+//! makes it reopen the context with the new key (server.rs).
 //!
 //! stdout carries the protocol only; everything else goes to stderr. Bad arguments come back
 //! as tool errors (`isError: true`) that say what is wrong, and the server keeps serving.
@@ -35,7 +39,13 @@ pub fn run(env: &Env, _args: Args) -> anyhow::Result<()> {
         env.context,
         engine.db_path().display()
     );
-    let server = server::MinneServer::new(engine);
+    // The same context, opened again with its key as stored now: after `minne key rotate`,
+    // the open connection's key no longer reads the database.
+    let again = Env {
+        settings: env.settings.clone(),
+        context: env.context.clone(),
+    };
+    let server = server::MinneServer::new(engine, Box::new(move || again.open()));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

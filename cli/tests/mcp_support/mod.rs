@@ -38,6 +38,9 @@ impl McpServer {
             .unwrap()
             .env("MINNE_DATA_DIR", data)
             .env_remove("MINNE_CONTEXT")
+            // The key goes to `<data dir>.keys`, as for every `minne` the tests run.
+            .env_remove("MINNE_CONFIG_DIR")
+            .env_remove("MINNE_PASSPHRASE")
             .args(extra)
             .arg("mcp")
             .stdin(Stdio::piped())
@@ -95,6 +98,22 @@ impl McpServer {
         self.next_id += 1;
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send_raw(&msg.to_string());
+        self.reply_to(id, method)
+    }
+
+    /// Sends `message` (a JSON-RPC request, given whole, so it may lack `params`) under the
+    /// next id and returns the whole response to it.
+    pub fn request_message(&mut self, mut message: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        message["id"] = json!(id);
+        let method = message["method"].as_str().unwrap_or("?").to_string();
+        self.send_raw(&message.to_string());
+        self.reply_to(id, &method)
+    }
+
+    /// The response with `id`, skipping notifications the server sends meanwhile.
+    fn reply_to(&mut self, id: u64, method: &str) -> Value {
         loop {
             let line = self.lines.recv_timeout(REPLY_GUARD).unwrap_or_else(|e| {
                 panic!(

@@ -67,6 +67,27 @@ impl State {
             sequence: 0,
         }
     }
+
+    /// Works on `engine` from now on: the same context reopened (after its key was rotated).
+    /// The conversations this run wrote to are kept, so later messages keep their places.
+    pub fn reopened(&mut self, engine: Engine) {
+        self.engine = engine;
+    }
+
+    /// Refuses to show memories to the assistant when the context is paused (incognito):
+    /// the same [`minne::Error::ModeForbids`] recall gives. The user's own `minne list` is not
+    /// refused; it is their control panel.
+    fn require_reading(&self, action: &'static str) -> anyhow::Result<()> {
+        if self.engine.mode()? == Mode::Paused {
+            return Err(minne::Error::ModeForbids {
+                context: self.engine.context().to_string(),
+                mode: Mode::Paused,
+                action,
+            }
+            .into());
+        }
+        Ok(())
+    }
 }
 
 /// Who said a message.
@@ -90,7 +111,7 @@ impl From<Speaker> for Role {
 }
 
 /// `remember`'s arguments.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct RememberArgs {
@@ -117,7 +138,7 @@ pub enum RecallFormat {
 }
 
 /// `recall`'s arguments.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct RecallArgs {
@@ -131,7 +152,7 @@ pub struct RecallArgs {
 }
 
 /// An episode id as an assistant may send it: `42` or `"42"`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(crate = "rmcp::schemars")]
 pub enum EpisodeRef {
@@ -142,14 +163,15 @@ pub enum EpisodeRef {
 }
 
 /// `forget`'s arguments: exactly one of `id`, `session` and `last`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct ForgetArgs {
     /// One episode's id, as `list` (`id`) and `recall` (`episode_id`) show it: `42` or `"42"`.
     pub id: Option<EpisodeRef>,
-    /// A whole conversation: the `session` given to `remember`, a session key
-    /// (`mcp:2026-03-02T09:15:00Z`) or a session number.
+    /// A whole conversation: the `session` given to `remember` (looked up first, as
+    /// `mcp:<session>`), else a session key (`transcript:2026-03-02-planning`) or a session
+    /// number. The reply's `session` names the key used.
     pub session: Option<String>,
     /// Everything written in the last DURATION: a number and `s`, `m`, `h`, `d` or `w`
     /// (`30m`, `1h`, `2d`).
@@ -160,7 +182,7 @@ pub struct ForgetArgs {
 }
 
 /// `list`'s arguments.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct ListArgs {
@@ -341,6 +363,9 @@ pub fn recall(s: &mut State, args: RecallArgs) -> anyhow::Result<Reply> {
 
 /// Forgets one episode at once, or previews a wider scope unless `confirm` is true.
 pub fn forget(s: &mut State, args: ForgetArgs) -> anyhow::Result<Reply> {
+    // The stored key of the conversation a `session` names, said in the reply so the
+    // assistant sees which one is meant.
+    let mut session_key = None;
     let scope = match (&args.id, &args.session, &args.last) {
         (Some(EpisodeRef::Number(id)), None, None) => ForgetScope::Episode(EpisodeId(*id)),
         (Some(EpisodeRef::Text(id)), None, None) => {
@@ -352,11 +377,15 @@ pub fn forget(s: &mut State, args: ForgetArgs) -> anyhow::Result<Reply> {
             })?;
             ForgetScope::Episode(EpisodeId(id))
         }
-        (None, Some(session), None) => ForgetScope::Session(session_id(&s.engine, session.trim())?),
+        (None, Some(session), None) => {
+            let (id, key) = session_id(&s.engine, session.trim())?;
+            session_key = Some(key);
+            ForgetScope::Session(id)
+        }
         (None, None, Some(last)) => {
             // The parser's cause ("cannot parse integer from empty string") tells an
             // assistant nothing; its own message and the format do.
-            let window = crate::commands::forget::parse_duration(last).map_err(|e| {
+            let window = crate::duration::parse_window(last).map_err(|e| {
                 anyhow::anyhow!(
                     "`last` must be a duration such as 30m, 1h, 2d (a whole number and s, m, h, d or w): {e}"
                 )
@@ -369,7 +398,11 @@ pub fn forget(s: &mut State, args: ForgetArgs) -> anyhow::Result<Reply> {
     };
     let wide = !matches!(scope, ForgetScope::Episode(_));
     if wide && args.confirm != Some(true) {
-        return preview(s, &scope);
+        let mut reply = preview(s, &scope)?;
+        if let (Reply::Json(value), Some(key)) = (&mut reply, &session_key) {
+            value["session"] = json!(key);
+        }
+        return Ok(reply);
     }
     let receipt = s.engine.forget(&scope)?;
     // What this run would hand in again may hold forgotten words; tombstones already keep
@@ -388,11 +421,15 @@ pub fn forget(s: &mut State, args: ForgetArgs) -> anyhow::Result<Reply> {
             "keep"
         },
     );
-    Ok(Reply::Json(json!({
+    let mut out = json!({
         "forgotten": true,
         "receipt": receipt,
         "summary": summary,
-    })))
+    });
+    if let Some(key) = session_key {
+        out["session"] = json!(key);
+    }
+    Ok(Reply::Json(out))
 }
 
 /// What a forget wider than one `id` would remove: counts, time range and up to [`PREVIEW_ITEMS`] episodes.
@@ -406,7 +443,12 @@ fn preview(s: &State, scope: &ForgetScope) -> anyhow::Result<Reply> {
             "summary": "Nothing matches: there is nothing to forget.",
         })));
     }
-    let listed = episodes_in_scope(&s.engine, scope, p.from)?;
+    // Paused (incognito): the counts only, no memory's words for the assistant.
+    let listed = if s.engine.mode()? == Mode::Paused {
+        Vec::new()
+    } else {
+        episodes_in_scope(&s.engine, scope, p.from)?
+    };
     Ok(Reply::Json(json!({
         "forgotten": false,
         "needs_confirmation": true,
@@ -465,24 +507,30 @@ fn episodes_in_scope(
     }
 }
 
-/// A session by number, by key, or by the `session` id given to `remember`.
-fn session_id(engine: &Engine, session: &str) -> anyhow::Result<SessionId> {
-    if let Ok(n) = session.parse::<i64>() {
-        return Ok(SessionId(n));
+/// A conversation and its stored key, from the `session` id given to `remember`, a session
+/// key or a session number. Resolved first the way `remember` stores it (`mcp:<session>`),
+/// so an id that is also the key or number of an imported conversation means the MCP one,
+/// as the assistant meant it; then as a session key, then as a session number.
+fn session_id(engine: &Engine, session: &str) -> anyhow::Result<(SessionId, String)> {
+    let namespaced = format!("{SOURCE}:{session}");
+    if let Ok(id) = engine.session_id(&namespaced) {
+        return Ok((id, namespaced));
     }
     // The error of the key as given: it suggests the stored keys that contain it.
     let as_given = match engine.session_id(session) {
-        Ok(id) => return Ok(id),
+        Ok(id) => return Ok((id, session.to_string())),
         Err(e) => e,
     };
-    engine
-        .session_id(&format!("{SOURCE}:{session}"))
-        .map_err(|_| as_given)
+    if let Ok(n) = session.parse::<i64>() {
+        return Ok((SessionId(n), format!("#{n}")));
+    }
+    Err(anyhow::Error::from(as_given))
         .with_context(|| format!("no conversation `{session}` in `{}`", engine.context()))
 }
 
 /// Recent episodes, newest first, a page at a time.
 pub fn list(s: &mut State, args: ListArgs) -> anyhow::Result<Reply> {
+    s.require_reading("listing memories for the assistant")?;
     let limit = args.limit.unwrap_or(LIST_DEFAULT);
     if !(1..=LIST_MAX).contains(&limit) {
         bail!("`limit` must be 1 to {LIST_MAX}, got {limit}");

@@ -1,8 +1,16 @@
 //! The stdio transport of `minne mcp`: newline-delimited JSON-RPC on stdin/stdout.
 //!
-//! It differs from rmcp's own stdio transport in two ways, both for a client that writes its
-//! requests and closes stdin at once (`minne mcp < requests.jsonl`):
+//! It differs from rmcp's own stdio transport in three ways, all for a client that writes its
+//! requests without waiting for answers (pipelining) or closes stdin at once
+//! (`minne mcp < requests.jsonl`):
 //!
+//! - Requests are handed to rmcp one at a time, in the order received: the next one only once
+//!   the previous one is answered. rmcp runs each request on its own task, so two requests in
+//!   flight race for the engine, and a `forget {"last": "1h"}` sent after a `remember` could
+//!   run first and miss it, or a `recall` miss what was just stored. One at a time, each
+//!   request sees the effect of every request sent before it, and answers come back in
+//!   order. Notifications (`notifications/cancelled`) pass the queue; a cancel drops its
+//!   request if it is still waiting.
 //! - End of input is reported to rmcp only once every request already received has been
 //!   answered. rmcp stops waiting for in-flight handlers 5 s after end of input, and a tool call
 //!   that loads the embedding model or waits behind others for the engine takes longer, so
@@ -12,7 +20,7 @@
 //!   JSON that is not a JSON-RPC message an invalid-request error (-32600), as JSON-RPC 2.0
 //!   §5.1 asks; rmcp skips unparsable lines without a word.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -29,10 +37,12 @@ use tokio::sync::Notify;
 /// embedding model (seconds) and calls run one at a time.
 const IDLE_LIMIT: Duration = Duration::from_secs(120);
 
-/// Requests received and not yet answered, by id.
+/// Requests handed to rmcp and not yet answered, by id.
 #[derive(Debug, Default)]
 struct Pending {
     ids: Mutex<HashSet<RequestId>>,
+    /// Error replies (to lines rmcp never saw) being written.
+    errors: Mutex<usize>,
     /// Signalled whenever an answer is written.
     answered: Notify,
 }
@@ -44,9 +54,54 @@ impl Pending {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    fn errors(&self) -> MutexGuard<'_, usize> {
+        self.errors
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Answers still to be written: requests in flight and error replies being written.
+    fn open(&self) -> usize {
+        self.ids().len() + *self.errors()
+    }
+
     fn settle(&self, id: &RequestId) {
         self.ids().remove(id);
         self.answered.notify_one();
+    }
+
+    fn error_written(&self) {
+        let mut errors = self.errors();
+        *errors = errors.saturating_sub(1);
+        drop(errors);
+        self.answered.notify_one();
+    }
+}
+
+/// A line read and not yet handed on, in the order received.
+#[derive(Debug)]
+enum Queued {
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    Error(ErrorReply),
+}
+
+impl Queued {
+    /// Whether this item gets an answer, and so must wait its turn.
+    fn answered(&self) -> bool {
+        match self {
+            Queued::Message(message) => matches!(**message, JsonRpcMessage::Request(_)),
+            Queued::Error(_) => true,
+        }
+    }
+
+    /// Whether this item is the request with `id`.
+    fn is_request(&self, id: &RequestId) -> bool {
+        match self {
+            Queued::Message(message) => {
+                matches!(&**message, JsonRpcMessage::Request(r) if r.id == *id)
+            }
+            Queued::Error(_) => false,
+        }
     }
 }
 
@@ -59,6 +114,8 @@ pub struct Stdio {
     line: Vec<u8>,
     output: Arc<tokio::sync::Mutex<Stdout>>,
     pending: Arc<Pending>,
+    /// Lines read ahead while a request is in flight, in order.
+    queue: VecDeque<Queued>,
     input_ended: bool,
 }
 
@@ -69,6 +126,7 @@ impl Stdio {
             line: Vec::new(),
             output: Arc::new(tokio::sync::Mutex::new(tokio::io::stdout())),
             pending: Arc::new(Pending::default()),
+            queue: VecDeque::new(),
             input_ended: false,
         }
     }
@@ -77,7 +135,7 @@ impl Stdio {
     /// for [`IDLE_LIMIT`].
     async fn drain(&self) {
         loop {
-            let open = self.pending.ids().len();
+            let open = self.pending.open();
             if open == 0 {
                 return;
             }
@@ -93,8 +151,55 @@ closed stdin; stopping",
         }
     }
 
+    /// Reads one line and queues what it holds: a message, or the error reply it deserves.
+    /// Cancel safe: bytes read before a cancel stay in `self.line`.
+    async fn read_one(&mut self) {
+        match self.input.read_until(b'\n', &mut self.line).await {
+            Ok(0) => {
+                self.input_ended = true;
+                return;
+            }
+            Ok(_) => {
+                // A last line without a newline is taken as it is.
+            }
+            Err(e) => {
+                eprintln!("minne mcp: cannot read stdin: {e}; stopping");
+                self.input_ended = true;
+                return;
+            }
+        }
+        let line = std::mem::take(&mut self.line);
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if text.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        match self.parse(text) {
+            Ok(Some(message)) => self.queue.push_back(Queued::Message(Box::new(message))),
+            Ok(None) => {}
+            Err(reply) => self.queue.push_back(Queued::Error(reply)),
+        }
+    }
+
+    /// Writes an error reply on its own task: `receive` may be dropped at any await, and a
+    /// half-written line would corrupt the stream. Counted as open until written, so the
+    /// next request's answer comes after it.
+    fn write_error(&self, reply: ErrorReply) {
+        eprintln!("minne mcp: {}", reply.error.message);
+        let message = TxJsonRpcMessage::<RoleServer>::error(reply.error, reply.id);
+        let output = Arc::clone(&self.output);
+        let pending = Arc::clone(&self.pending);
+        *pending.errors() += 1;
+        tokio::spawn(async move {
+            if let Err(e) = write_line(output, Arc::clone(&pending), message).await {
+                eprintln!("minne mcp: cannot write to stdout: {e}");
+            }
+            pending.error_written();
+        });
+    }
+
     /// Turns one input line into a message, or into the error reply it deserves.
-    fn parse(&self, line: &[u8]) -> Result<Option<RxJsonRpcMessage<RoleServer>>, ErrorReply> {
+    fn parse(&mut self, line: &[u8]) -> Result<Option<RxJsonRpcMessage<RoleServer>>, ErrorReply> {
         let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
         let value: Value = serde_json::from_slice(line).map_err(|e| ErrorReply {
             error: ErrorData::parse_error(format!("not JSON: {e}"), None),
@@ -109,14 +214,12 @@ closed stdin; stopping",
                 .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
         {
             self.pending.settle(&cancelled);
+            // A cancelled request still waiting its turn is not run at all (nor answered:
+            // the client no longer wants the answer).
+            self.queue.retain(|q| !q.is_request(&cancelled));
         }
         match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value.clone()) {
-            Ok(message) => {
-                if let JsonRpcMessage::Request(request) = &message {
-                    self.pending.ids().insert(request.id.clone());
-                }
-                Ok(Some(message))
-            }
+            Ok(message) => Ok(Some(message)),
             // A notification this server does not know (no id): nothing to answer.
             Err(_) if value.get("method").is_some() && id.is_none() => Ok(None),
             Err(e) => Err(ErrorReply {
@@ -128,6 +231,7 @@ closed stdin; stopping",
 }
 
 /// An error answer to a line that could not be handed to rmcp.
+#[derive(Debug)]
 struct ErrorReply {
     error: ErrorData,
     id: Option<RequestId>,
@@ -172,48 +276,54 @@ impl Transport<RoleServer> for Stdio {
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
+            // Notifications (and responses) get no answer, so nothing waits for them: they
+            // pass the queue, so a cancel reaches rmcp while its request is running.
+            if let Some(i) = self.queue.iter().position(|q| !q.answered())
+                && let Some(Queued::Message(message)) = self.queue.remove(i)
+            {
+                return Some(*message);
+            }
+            // The next request, only once everything before it is answered.
+            if self.pending.open() == 0 {
+                match self.queue.pop_front() {
+                    Some(Queued::Message(message)) => {
+                        if let JsonRpcMessage::Request(request) = &*message {
+                            self.pending.ids().insert(request.id.clone());
+                        }
+                        return Some(*message);
+                    }
+                    Some(Queued::Error(reply)) => {
+                        self.write_error(reply);
+                        continue;
+                    }
+                    None => {}
+                }
+            }
+            let pending = Arc::clone(&self.pending);
             if self.input_ended {
-                self.drain().await;
-                return None;
-            }
-            // `read_until` is cancel safe: bytes read before a cancel stay in `self.line`.
-            match self.input.read_until(b'\n', &mut self.line).await {
-                Ok(0) => {
-                    self.input_ended = true;
-                    continue;
+                if self.queue.is_empty() {
+                    self.drain().await;
+                    return None;
                 }
-                Ok(_) if !self.line.ends_with(b"\n") => {
-                    // The last line, without a newline: take it as it is.
+                // Requests are waiting behind one in flight: wait for its answer.
+                let answered = pending.answered.notified();
+                if tokio::time::timeout(IDLE_LIMIT, answered).await.is_err() {
+                    eprintln!(
+                        "minne mcp: a request is still unanswered {}s after the client closed \
+stdin; stopping with {} request(s) not run",
+                        IDLE_LIMIT.as_secs(),
+                        self.queue.len()
+                    );
+                    return None;
                 }
-                Ok(_) => {}
-                Err(e) => {
-                    eprintln!("minne mcp: cannot read stdin: {e}; stopping");
-                    self.input_ended = true;
-                    continue;
-                }
-            }
-            let line = std::mem::take(&mut self.line);
-            let text = line.strip_suffix(b"\n").unwrap_or(&line);
-            let text = text.strip_suffix(b"\r").unwrap_or(text);
-            if text.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match self.parse(text) {
-                Ok(Some(message)) => return Some(message),
-                Ok(None) => {}
-                Err(reply) => {
-                    eprintln!("minne mcp: {}", reply.error.message);
-                    let message = TxJsonRpcMessage::<RoleServer>::error(reply.error, reply.id);
-                    // Written on its own task: this future may be dropped at any await, and a
-                    // half-written line would corrupt the stream.
-                    let output = Arc::clone(&self.output);
-                    let pending = Arc::clone(&self.pending);
-                    tokio::spawn(async move {
-                        if let Err(e) = write_line(output, pending, message).await {
-                            eprintln!("minne mcp: cannot write to stdout: {e}");
-                        }
-                    });
-                }
+            // Read ahead while a request runs; both branches are cancel safe (a line read in
+            // part stays in `self.line`).
+            let busy = pending.open() > 0;
+            tokio::select! {
+                () = pending.answered.notified(), if busy => {}
+                () = self.read_one() => {}
             }
         }
     }
