@@ -127,6 +127,12 @@ pub fn list_contexts_with(data_dir: &Path, keys: &KeyConfig) -> Result<Vec<Conte
         });
         let (episodes, problem) = match counted {
             Ok(n) => (n as u64, None),
+            // A missing or wrong key says so itself; the file is then most likely fine.
+            Err(
+                e @ (crate::Error::WrongKey { .. }
+                | crate::Error::KeyMissing { .. }
+                | crate::Error::KeyStore(_)),
+            ) => (0, Some(format!("cannot read it: {e}"))),
             Err(e) => (
                 0,
                 Some(format!(

@@ -67,6 +67,8 @@ impl Engine {
             clock,
             llm: None,
         };
+        // A forget that could not scrub the write-ahead log (a full disk) finishes it now.
+        engine.finish_pending_scrub();
         // The nightly consolidation (seed 004) when the last run is a day old. Opening must
         // not fail for it: the next capture or open tries again.
         if let Err(e) = engine.consolidate_if_due() {
@@ -216,7 +218,9 @@ impl Engine {
             let started = fmt_utc(first.sent_at.to_utc());
             let ended = fmt_utc(last.sent_at.to_utc());
             sessions_added += tx.execute(
-                "INSERT OR IGNORE INTO sessions (external_id, source, started_at, ended_at) VALUES (?1, ?2, ?3, ?4)",
+                // Ids above every id ever used (migration 12): never a forgotten one's again.
+                "INSERT OR IGNORE INTO sessions (id, external_id, source, started_at, ended_at)
+                 VALUES ((SELECT max(coalesce((SELECT max(id) FROM sessions), 0), coalesce((SELECT max_id FROM id_high_water WHERE tbl = 'sessions'), 0)) + 1), ?1, ?2, ?3, ?4)",
                 params![session.key, source, started, ended],
             )?;
             let session_id: i64 = tx.query_row(
@@ -230,8 +234,8 @@ impl Engine {
             )?;
             let mut insert = tx.prepare(
                 "INSERT OR IGNORE INTO messages
-                   (session_id, external_id, dedupe_key, role, actor, text, sent_at, utc_offset_s, seq)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                   (id, session_id, external_id, dedupe_key, role, actor, text, sent_at, utc_offset_s, seq)
+                 VALUES ((SELECT max(coalesce((SELECT max(id) FROM messages), 0), coalesce((SELECT max_id FROM id_high_water WHERE tbl = 'messages'), 0)) + 1), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
             for (seq, m) in session.messages.iter().enumerate() {
                 if forgotten.contains(&(si, seq)) {

@@ -37,8 +37,8 @@ pub enum ForgetScope {
     Last(Duration),
     /// Everything in this context.
     Context,
-    /// Every episode about a topic: the episodes hybrid recall finds for `query` above
-    /// [`TOPIC_THRESHOLD`] (up to [`TOPIC_MAX`]), each forgotten as [`ForgetScope::Episode`]
+    /// Every episode about a topic: the episodes recall finds for `query` above the model's
+    /// calibrated threshold (see [`Engine::topic_episodes`]; up to [`TOPIC_MAX`]), each forgotten as [`ForgetScope::Episode`]
     /// is. Show [`Engine::preview_forget`]'s list to the user and forget only after they
     /// confirm it (issue 6).
     Topic {
@@ -125,14 +125,6 @@ pub fn topic_dense_floor(model_id: &str) -> f64 {
 /// too broad to confirm item by item; forget a session or a time range instead.
 pub const TOPIC_MAX: usize = 500;
 
-/// The least relevance (fused dense and lexical, in `[0, 1]`, see [`crate::recall`]) an
-/// episode needs to count as being about a topic. Retrievability and salience do not count
-/// here, since a faded memory is still about the topic. Measured with MiniLM on the fixture
-/// of tests/topic_forget.rs (`print_topic_relevances`): memories about the topic scored
-/// 0.42–0.75, unrelated ones at most 0.12; the threshold sits low in that gap because the
-/// user confirms the list, and a missed memory is worse than one more line to untick.
-pub const TOPIC_THRESHOLD: f64 = 0.25;
-
 /// The placeholder that replaces forgotten words inside a message that other episodes still
 /// rest on.
 pub const REDACTED: &str = "[forgotten]";
@@ -198,34 +190,27 @@ impl Engine {
         })
     }
 
-    /// The episodes about `query`, best match first: hybrid recall over the whole context
-    /// with relevance only (no fading, no salience, no spreading to neighbouring turns, no
-    /// previous-turn words), at least [`TOPIC_THRESHOLD`], sharing a content word with the
-    /// query or at least [`topic_dense_floor`] close in meaning, at most [`TOPIC_MAX`]. Episodes of
-    /// the messages in `exclude` are left out (a forget command does not match itself).
+    /// The episodes about `query`, best match first: the episodes recall itself finds for
+    /// `query` (its own ranking, weights and the model's calibrated threshold,
+    /// [`crate::recall::default_threshold_for`], so the list is what `minne recall` shows and
+    /// `recall --explain` says why), except those whose relevance came only from a
+    /// neighbouring turn (that turn is about the topic, not this one), and only those sharing
+    /// a content word with the query or at least [`topic_dense_floor`] close in meaning; at
+    /// most [`TOPIC_MAX`]. Episodes of the messages in `exclude` are left out (a forget
+    /// command does not match itself). Recall's score counts retrievability and salience with
+    /// small weights (0.05 each), so a faded memory must be a little more clearly about the
+    /// topic; a topic forget of e5's near-constant cosines with a relevance-only floor
+    /// selected unrelated memories.
     /// Errors: [`Error::InvalidInput`] for an empty query; as [`Engine::recall`].
     pub fn topic_episodes(
         &self,
         query: &str,
         exclude: &[crate::model::MessageId],
     ) -> Result<Vec<crate::recall::RecallHit>> {
-        use crate::recall::{Ranking, RecallQuery, Weights};
-        let ranking = Ranking {
-            context: 0.0,
-            neighbour: 0.0,
-            ..Ranking::default()
-        };
-        let q = RecallQuery {
-            text: query.to_string(),
+        // `threshold: None` is the loaded model's calibrated threshold, as `minne recall`.
+        let q = crate::recall::RecallQuery {
             k: TOPIC_MAX + exclude.len() * 8,
-            threshold: Some(TOPIC_THRESHOLD),
-            weights: Weights {
-                similarity: 1.0,
-                retrievability: 0.0,
-                salience: 0.0,
-                person: 0.0,
-            },
-            ranking,
+            ..crate::recall::RecallQuery::new(query)
         };
         let dense_floor = topic_dense_floor(self.embedder.model_id());
         let mut hits = self.recall(&q)?;
@@ -234,6 +219,7 @@ impl Engine {
         // high).
         hits.retain(|h| {
             !exclude.contains(&h.episode.message_id)
+                && !h.parts.from_neighbour
                 && (h.parts.lexical > 0.0 || h.parts.similarity >= dense_floor)
         });
         hits.truncate(TOPIC_MAX);
@@ -323,13 +309,73 @@ impl Engine {
                 .not_reached
                 .push(format!("re-embedding episodes kept by a restatement: {e}"));
         }
-        self.store.checkpoint()?;
+        // The forget is committed: from here on a failure must not read as "nothing
+        // happened". What cannot be finished now goes on the receipt, and a marker beside the
+        // database makes the next open finish the scrub ([`Engine::finish_pending_scrub`]).
+        if let Err(warning) = self.scrub_wal() {
+            receipt.not_reached.push(warning);
+        }
         if receipt.messages + receipt.episodes > 0 {
-            let (removed, warnings) = self.remove_tracked_exports()?;
-            receipt.exports = removed;
-            receipt.not_reached.extend(warnings);
+            match self.remove_tracked_exports() {
+                Ok((removed, warnings)) => {
+                    receipt.exports = removed;
+                    receipt.not_reached.extend(warnings);
+                }
+                Err(e) => receipt.not_reached.push(format!(
+                    "export files Minne wrote may still hold the forgotten words ({e}); \
+                     `minne export` lists nothing of them, remove them by hand"
+                )),
+            }
         }
         Ok(receipt)
+    }
+
+    /// Moves the write-ahead log into the database and truncates it, so the words a forget
+    /// removed leave the log. On failure (a full disk, a reader that holds the log open for
+    /// longer than the busy timeout of 10 s) it leaves a marker, `<database>-scrub-pending`,
+    /// so the next open finishes it, and returns the warning to put on the receipt.
+    fn scrub_wal(&self) -> std::result::Result<(), String> {
+        let marker = scrub_marker(self.store.path());
+        let outcome = self
+            .store
+            .conn()
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                r.get::<_, i64>(0)
+            });
+        let why = match outcome {
+            Ok(0) => {
+                if marker.exists() {
+                    let _ = std::fs::remove_file(&marker);
+                }
+                return Ok(());
+            }
+            Ok(_) => "another program (the app, an MCP server) is reading this context".to_string(),
+            Err(e) if is_disk_full(&e) => "the disk is full".to_string(),
+            Err(e) => e.to_string(),
+        };
+        let marked = std::fs::write(&marker, b"").is_ok();
+        Err(format!(
+            "the forgotten words may remain in the write-ahead log ({}-wal) because {why}; \
+             they leave it {}",
+            self.store.path().display(),
+            if marked {
+                "when space is freed (or the other program closes) and the next minne command runs"
+            } else {
+                "when space is freed and the next forget runs"
+            }
+        ))
+    }
+
+    /// Finishes the scrub of the write-ahead log that a forget could not finish (see
+    /// [`Engine::scrub_wal`]): called when a context is opened; a failure leaves the marker
+    /// for the next open and is only logged, since opening must not fail for it.
+    pub(crate) fn finish_pending_scrub(&self) {
+        if !scrub_marker(self.store.path()).exists() {
+            return;
+        }
+        if let Err(warning) = self.scrub_wal() {
+            tracing::warn!("{warning}");
+        }
     }
 
     /// The id of the session with this key. Errors: [`Error::InvalidInput`] when none has it.
@@ -461,6 +507,18 @@ impl Engine {
             ForgetScope::Topic { .. } => ("0 = 1".into(), vec![]),
         }
     }
+}
+
+/// The marker of a write-ahead log a forget could not scrub: `<database>-scrub-pending`.
+fn scrub_marker(db: &std::path::Path) -> std::path::PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push("-scrub-pending");
+    std::path::PathBuf::from(name)
+}
+
+/// Whether SQLite failed for want of disk space (`SQLITE_FULL`).
+fn is_disk_full(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DiskFull)
 }
 
 fn forget_messages(

@@ -334,10 +334,13 @@ impl Engine {
                         continue;
                     }
                     let inserted = tx.execute(
+                        // The id is chosen above every id ever used (migration 12), so a
+                        // forgotten episode's id never comes back.
                         "INSERT OR IGNORE INTO episodes
-                           (message_id, actor, role, kind, text, span_start, span_end, occurred_at,
+                           (id, message_id, actor, role, kind, text, span_start, span_end, occurred_at,
                             event_expression, event_start, event_end, salience, stability_days, captured_at)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                         VALUES ((SELECT max(coalesce((SELECT max(id) FROM episodes), 0), coalesce((SELECT max_id FROM id_high_water WHERE tbl = 'episodes'), 0)) + 1),
+                                 ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                         params![
                             m.id,
                             m.actor,

@@ -371,4 +371,6 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     "#,
     // 11: a fact the user retracted gets the status `retracted` (issue 5); see the file.
     include_str!("migration_11_retracted.sql"),
+    // 12: ids are never reused after a forget; see the file.
+    include_str!("migration_12_id_high_water.sql"),
 ];

@@ -38,6 +38,11 @@ impl Store {
     pub fn open_with(path: &Path, keys: &KeyConfig) -> Result<Store> {
         if !path.exists() {
             create_owner_only(path)?;
+        } else if let Some(dir) = path.parent() {
+            // SQLite writes its log and shared-memory files beside the database even to
+            // read; in a folder it cannot write in, every command would fail with "unable to
+            // open database file" or "attempt to write a readonly database" and no hint.
+            check_writable(dir)?;
         }
         // The key is the connection's first statement; `unlock` checks it before any write.
         let (conn, mut unlocked) = crate::keys::unlock(path, keys)?;
@@ -159,6 +164,31 @@ pub(crate) fn fmt_fixed(t: DateTime<FixedOffset>) -> String {
 pub(crate) fn parse_fixed(s: &str) -> Result<DateTime<FixedOffset>> {
     DateTime::parse_from_rfc3339(s)
         .map_err(|e| Error::InvalidInput(format!("stored time `{s}` is not RFC 3339: {e}")))
+}
+
+/// Fails with a message that says what to do when nothing can be written in `dir` (a
+/// read-only mount, a folder without write permission): creates and removes an empty probe
+/// file, since permission bits alone do not tell (root, read-only mounts, ACLs).
+fn check_writable(dir: &Path) -> Result<()> {
+    let probe = dir.join(format!(
+        ".minne-write-probe-{}-{}",
+        std::process::id(),
+        Utc::now().timestamp_nanos_opt().unwrap_or_default()
+    ));
+    match OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(source) => Err(Error::Io {
+            action: "the data folder is read-only or not writable, and Minne must write beside \
+                     its databases even to read (SQLite's log): make it writable (chmod u+w, or \
+                     remount it read-write), or copy it elsewhere and point MINNE_DATA_DIR at the \
+                     copy; the folder is",
+            path: dir.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 #[cfg(unix)]

@@ -15,13 +15,31 @@ pub struct Args {
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let mut engine = env.open()?;
     let job = match args.if_quiet {
+        // A job a killed process left open, or episodes left without vectors, are work already
+        // begun, not a conversation still going on: --if-quiet resumes them as plain
+        // `capture` does, whatever the quiet time.
+        Some(_) if interrupted(&engine)? => {
+            engine.run_capture(CaptureReason::Checkpoint, &mut |_| {})?
+        }
         Some(seconds) => {
-            engine.capture_if_quiet(chrono::Duration::seconds(seconds.max(0)), &mut |_| {})?
+            engine.capture_if_quiet(crate::duration::seconds_window(seconds)?, &mut |_| {})?
         }
         None => engine.run_capture(CaptureReason::Checkpoint, &mut |_| {})?,
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&job)?);
+        let value = match &job {
+            Some(j) => serde_json::to_value(j)?,
+            // An object that says nothing ran, never a bare `null`.
+            None => serde_json::json!({
+                "captured": false,
+                "reason": if args.if_quiet.is_some() {
+                    "no messages are waiting, or the conversation is not yet quiet"
+                } else {
+                    "every message is already captured and embedded"
+                },
+            }),
+        };
+        println!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(());
     }
     match job {
@@ -43,4 +61,15 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         None => println!("Nothing to capture: every message is already captured and embedded."),
     }
     Ok(())
+}
+
+/// Whether a capture job is still open (`queued`, or `running` from a process that was
+/// killed) or episodes wait for their vectors: work that `run_capture` resumes.
+fn interrupted(engine: &minne::Engine) -> anyhow::Result<bool> {
+    let status = engine.capture_status(5)?;
+    Ok(status.embeddings_pending > 0
+        || status
+            .recent_jobs
+            .iter()
+            .any(|j| j.status == "queued" || j.status == "running"))
 }

@@ -48,7 +48,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             report.path.display(),
             crate::output::plural(report.sessions, "session", "sessions"),
             crate::output::plural(report.messages, "message", "messages"),
-            report.episodes
+            crate::output::plural(report.episodes, "episode", "episodes")
         );
     }
     Ok(())

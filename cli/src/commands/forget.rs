@@ -88,20 +88,72 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         vec![env.context.clone()]
     };
     let wide = !matches!(scope, ForgetScope::Episode(_));
-    let mut receipts = Vec::new();
-    // Whether a line already told the user why nothing went (a declined prompt, an empty topic).
-    let mut explained = false;
+    // Every context is opened (unlocked) before anything goes: a context that cannot be
+    // opened must not leave the forget half done, with the others already wiped and no
+    // receipt for them.
+    let mut engines = Vec::new();
+    let mut closed = Vec::new();
     for context in contexts {
-        let mut engine = super::Env {
+        match (super::Env {
             settings: env.settings.clone(),
             context: context.clone(),
+        })
+        .open()
+        {
+            Ok(engine) => engines.push((context, engine)),
+            Err(e) => closed.push(format!("{e:#}")),
         }
-        .open()?;
+    }
+    if !closed.is_empty() {
+        if args.everything {
+            bail!(
+                "nothing was forgotten, in any context: {}. Unlock {} as said and run \
+                 the command again (`minne key status` shows where each key lives), or forget \
+                 the others one at a time with `minne --context NAME forget --all-in-context`",
+                closed.join("; "),
+                if closed.len() == 1 { "it" } else { "them" }
+            );
+        }
+        bail!("{}", closed.join("; "));
+    }
+    // Without --yes, --everything asks once, naming what every context holds.
+    if args.everything && wide && !args.yes && !matches!(scope, ForgetScope::Topic { .. }) {
+        let mut parts = Vec::new();
+        for (context, engine) in &engines {
+            let preview = engine.preview_forget(&scope)?;
+            if preview.messages > 0 {
+                parts.push(format!(
+                    "{} / {} in `{context}`",
+                    plural(preview.messages, "message", "messages"),
+                    plural(preview.episodes, "episode", "episodes"),
+                ));
+            }
+        }
+        if parts.is_empty() {
+            return nothing(&args, None, "no context holds anything to forget");
+        }
+        let what = format!(
+            "{} ({} in all)",
+            parts.join(", "),
+            plural(engines.len(), "context", "contexts")
+        );
+        let question = format!("Forget {what}? This cannot be undone. [y/N] ");
+        if !confirm(&question, &format!("this forgets {what}"))? {
+            eprintln!("Nothing forgotten.");
+            return nothing(&args, None, "the confirmation was declined");
+        }
+    }
+    let mut receipts: Vec<(minne::ContextName, ForgetReceipt)> = Vec::new();
+    // Why nothing went, when a line already told the user (a declined prompt, an empty topic).
+    let mut explained = false;
+    let mut why = "nothing is in that scope";
+    for (context, mut engine) in engines {
         if matches!(scope, ForgetScope::Topic { .. }) {
             let preview = engine.preview_forget(&scope)?;
             if preview.items.is_empty() {
                 eprintln!("Nothing in `{context}` is about that topic.");
                 explained = true;
+                why = "nothing is about that topic";
                 continue;
             }
             // The list goes where the user reads it; stdout stays the receipt with --json.
@@ -120,9 +172,10 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             {
                 eprintln!("Nothing forgotten in `{context}`.");
                 explained = true;
+                why = "the confirmation was declined";
                 continue;
             }
-        } else if wide && !args.yes {
+        } else if wide && !args.yes && !args.everything {
             let preview = engine.preview_forget(&scope)?;
             if preview.messages == 0 {
                 continue;
@@ -145,10 +198,31 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             if !confirm(&question, &format!("this forgets {what}"))? {
                 eprintln!("Nothing forgotten in `{context}`.");
                 explained = true;
+                why = "the confirmation was declined";
                 continue;
             }
         }
-        let receipt = engine.forget(&scope)?;
+        // An error from the engine means its transaction rolled back: nothing went in this
+        // context (a failure after the commit is a warning on the receipt instead). What went
+        // in the contexts before it is still reported.
+        let receipt = match engine.forget(&scope) {
+            Ok(r) => r,
+            Err(e) => {
+                if !args.json {
+                    for (c, r) in &receipts {
+                        print_receipt(c.as_str(), r);
+                    }
+                }
+                return Err(anyhow::Error::new(e).context(format!(
+                    "nothing was forgotten in `{context}`{}",
+                    if receipts.is_empty() {
+                        ""
+                    } else {
+                        " (the contexts above were forgotten)"
+                    }
+                )));
+            }
+        };
         receipts.push((context, receipt));
     }
     if args.json {
@@ -156,15 +230,14 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             .iter()
             .map(|(c, r)| serde_json::json!({"context": c, "receipt": r}))
             .collect();
-        let value = if args.everything {
-            serde_json::Value::Array(out)
-        } else {
-            out.into_iter()
-                .next()
-                .map(|o| o["receipt"].clone())
-                .unwrap_or(serde_json::Value::Null)
-        };
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        if args.everything {
+            println!("{}", serde_json::to_string_pretty(&out)?);
+            return Ok(());
+        }
+        match out.into_iter().next() {
+            Some(o) => println!("{}", serde_json::to_string_pretty(&o["receipt"])?),
+            None => return nothing(&args, Some(env.context.as_str()), why),
+        }
         return Ok(());
     }
     if receipts.is_empty() && !explained {
@@ -172,6 +245,21 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     for (context, r) in &receipts {
         print_receipt(context.as_str(), r);
+    }
+    Ok(())
+}
+
+/// Nothing was forgotten: with --json an object that says so (`{"forgotten": false, ...}`),
+/// never a bare `null`; otherwise a line, unless one was printed already.
+fn nothing(args: &Args, context: Option<&str>, why: &str) -> anyhow::Result<()> {
+    if args.json {
+        let mut value = serde_json::json!({"forgotten": false, "reason": why});
+        if let Some(c) = context {
+            value["context"] = serde_json::json!(c);
+        }
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else if why != "the confirmation was declined" {
+        println!("Nothing was forgotten: {why}.");
     }
     Ok(())
 }
@@ -287,26 +375,10 @@ fn confirm(question: &str, what: &str) -> anyhow::Result<bool> {
 
 /// `30m`, `1h`, `2d`, `90s`, `1w`: a positive whole number and a unit. Errors: anything
 /// else, and zero (a window that holds nothing).
+/// `--last`'s window: checked and capped ([`crate::duration::parse_window`]), so a huge
+/// count is an error that names the most, never a panic.
 pub(crate) fn parse_duration(s: &str) -> anyhow::Result<chrono::Duration> {
-    let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (n, unit) = s.split_at(split);
-    let n: i64 = n.parse().with_context(|| {
-        format!("`{s}` is not a duration: use a number and s, m, h, d or w (like 1h)")
-    })?;
-    if n == 0 {
-        bail!(
-            "`{s}` is no time at all, so it would forget nothing: give a positive duration like 30m or 1h"
-        );
-    }
-    Ok(match unit {
-        "s" => chrono::Duration::seconds(n),
-        "m" | "min" => chrono::Duration::minutes(n),
-        "h" => chrono::Duration::hours(n),
-        "d" => chrono::Duration::days(n),
-        "w" => chrono::Duration::weeks(n),
-        _ => bail!("`{s}` is not a duration: use a number and s, m, h, d or w (like 1h)"),
-    })
+    crate::duration::parse_window(s)
 }
 
 fn parse_time(s: &str) -> anyhow::Result<DateTime<Utc>> {

@@ -1,0 +1,264 @@
+//! What a fresh-user tester found in forget, capture, contexts and export, on the real
+//! binary and real files: a forget of every context that stops half way, scopes stated in
+//! part, `null` for "nothing", an interrupted capture that --if-quiet did not resume, ids
+//! reused after a forget.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// Two user messages, each a decision, so each is an episode.
+const TWO: &str = r#"{"sessions": [
+  {"id": "plans", "messages": [
+    {"role": "user", "text": "We decided to move the team offsite to Gothenburg in May.", "timestamp": "2026-03-02T09:20:00+01:00"},
+    {"role": "user", "text": "I decided to learn the cello this autumn.", "timestamp": "2026-03-02T09:25:00+01:00"}
+  ]}
+]}"#;
+
+const ONE_MORE: &str = r#"{"sessions": [
+  {"id": "later", "messages": [
+    {"role": "user", "text": "We decided to paint the kitchen green next week.", "timestamp": "2026-03-04T10:00:00+01:00"}
+  ]}
+]}"#;
+
+fn minne(data: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("minne").expect("the minne binary is built for its tests");
+    cmd.env("MINNE_DATA_DIR", data)
+        .env("MINNE_MODEL", "all-minilm-l6-v2")
+        .env_remove("MINNE_CONTEXT")
+        .env_remove("MINNE_PASSPHRASE")
+        .env_remove("MINNE_CONFIG_DIR");
+    cmd
+}
+
+fn import(data: &Path, context: &str, file: &Path) {
+    minne(data)
+        .args(["-c", context, "import", "--format", "transcript"])
+        .arg(file)
+        .assert()
+        .success();
+}
+
+fn stdout_json(cmd: &mut Command) -> Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("--json prints JSON")
+}
+
+fn open_db(db: &Path) -> rusqlite::Connection {
+    minne::keys::open_connection(db, &minne::keys::KeyConfig::default()).unwrap()
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    open_db(db).query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+/// Three contexts, `personal` in passphrase mode, each holding TWO.
+fn three_contexts(dir: &Path) -> std::path::PathBuf {
+    let data = dir.join("data");
+    let file = dir.join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    minne(&data)
+        .args(["contexts", "--create", "aaa"])
+        .assert()
+        .success();
+    for c in ["aaa", "personal", "work"] {
+        import(&data, c, &file);
+    }
+    minne(&data)
+        .args(["-c", "personal", "key", "passphrase"])
+        .env("MINNE_NEW_PASSPHRASE", "tall ships at dawn")
+        .assert()
+        .success();
+    data
+}
+
+#[test]
+fn forget_everything_with_a_locked_context_forgets_nothing_and_says_how_to_unlock() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = three_contexts(dir.path());
+    let messages_in = |c: &str| {
+        count(
+            &data.join(format!("{c}.sqlite")),
+            "SELECT count(*) FROM messages",
+        )
+    };
+    let (aaa, work) = (messages_in("aaa"), messages_in("work"));
+    assert!(aaa > 0 && work > 0, "the imports stored messages");
+    // Without MINNE_PASSPHRASE `personal` cannot be opened. Before the fix `aaa` (first in
+    // name order) was wiped before `personal` failed, with no receipt for it.
+    minne(&data)
+        .args(["forget", "--everything", "--yes"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("nothing was forgotten")
+                .and(predicate::str::contains("`personal`"))
+                .and(predicate::str::contains("MINNE_PASSPHRASE")),
+        );
+    assert_eq!(messages_in("aaa"), aaa, "aaa is untouched");
+    assert_eq!(messages_in("work"), work, "work is untouched");
+
+    // Off a terminal the refusal names what every context holds, not only the first one's.
+    minne(&data)
+        .args(["forget", "--everything"])
+        .env("MINNE_PASSPHRASE", "tall ships at dawn")
+        .write_stdin("")
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("in `aaa`")
+                .and(predicate::str::contains("in `personal`"))
+                .and(predicate::str::contains("in `work`"))
+                .and(predicate::str::contains("3 contexts"))
+                .and(predicate::str::contains("add --yes")),
+        );
+    assert_eq!(messages_in("aaa"), aaa, "a refusal forgets nothing");
+
+    // With the passphrase, everything goes, with one receipt per context.
+    let receipts = stdout_json(
+        minne(&data)
+            .args(["forget", "--everything", "--yes", "--json"])
+            .env("MINNE_PASSPHRASE", "tall ships at dawn"),
+    );
+    let contexts: Vec<&str> = receipts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["context"].as_str().unwrap())
+        .collect();
+    assert_eq!(contexts, ["aaa", "personal", "work"]);
+    assert_eq!(messages_in("aaa") + messages_in("work"), 0);
+}
+
+#[test]
+fn contexts_blames_the_key_not_the_file_when_the_passphrase_is_missing_or_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = three_contexts(dir.path());
+    for passphrase in [None, Some("wrong words")] {
+        let mut cmd = minne(&data);
+        cmd.arg("contexts");
+        if let Some(p) = passphrase {
+            cmd.env("MINNE_PASSPHRASE", p);
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        let out = String::from_utf8(out).unwrap();
+        let line = out.lines().find(|l| l.contains("personal")).unwrap();
+        // The key is the cause; the file is intact, so "damaged" would send the user astray.
+        assert!(line.contains("MINNE_PASSPHRASE"), "{line}");
+        assert!(!line.contains("damaged"), "{line}");
+    }
+}
+
+#[test]
+fn nothing_to_do_is_a_json_object_not_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    import(&data, "personal", &file);
+    // The messages are from March 2026, long before the last hour.
+    let forget = stdout_json(minne(&data).args(["forget", "--json", "--last", "1h"]));
+    assert_eq!(forget["forgotten"], Value::Bool(false), "{forget}");
+    assert!(forget["reason"].is_string(), "{forget}");
+    // Everything was captured at import: nothing waits.
+    let capture = stdout_json(minne(&data).args(["capture", "--if-quiet", "0", "--json"]));
+    assert_eq!(capture["captured"], Value::Bool(false), "{capture}");
+    assert!(capture["reason"].is_string(), "{capture}");
+}
+
+#[test]
+fn capture_if_quiet_resumes_an_interrupted_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let db = data.join("personal.sqlite");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    import(&data, "personal", &file);
+    let episodes = count(&db, "SELECT count(*) FROM episodes");
+    assert!(episodes > 0);
+    // What a kill -9 during an import leaves: every message captured, the job still
+    // `running`, the episodes without vectors.
+    {
+        let conn = open_db(&db);
+        conn.execute(
+            "UPDATE capture_jobs SET status = 'running', finished_at = NULL",
+            [],
+        )
+        .unwrap();
+        conn.execute("DELETE FROM embeddings", []).unwrap();
+    }
+    let job = stdout_json(minne(&data).args(["capture", "--if-quiet", "0", "--json"]));
+    assert_eq!(job["status"], "done", "{job}");
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM embeddings"),
+        episodes,
+        "every episode has its vector again"
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM capture_jobs WHERE status = 'running'"
+        ),
+        0
+    );
+}
+
+#[test]
+fn a_forgotten_episode_id_is_never_given_to_a_new_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let db = data.join("personal.sqlite");
+    let (first, later) = (dir.path().join("two.json"), dir.path().join("later.json"));
+    std::fs::write(&first, TWO).unwrap();
+    std::fs::write(&later, ONE_MORE).unwrap();
+    import(&data, "personal", &first);
+    let newest = count(&db, "SELECT max(id) FROM episodes");
+    let newest_session = count(&db, "SELECT max(id) FROM sessions");
+    // Forget the whole context, so no row is left to hold the ids up: SQLite's rowid choice
+    // (max + 1) would start again at 1.
+    minne(&data)
+        .args(["forget", "--all-in-context", "--yes"])
+        .assert()
+        .success();
+    import(&data, "personal", &later);
+    let new_min = count(&db, "SELECT min(id) FROM episodes");
+    assert!(
+        new_min > newest,
+        "a retried `forget --id {newest}` must not reach the new memory (id {new_min})"
+    );
+    assert!(count(&db, "SELECT min(id) FROM sessions") > newest_session);
+    // A retried forget of the old id finds nothing and says so.
+    minne(&data)
+        .args(["forget", "--id", &newest.to_string()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no episode with id"));
+    assert_eq!(count(&db, "SELECT count(*) FROM episodes"), 1);
+}
+
+#[test]
+fn export_names_the_episodes_it_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    import(&data, "personal", &file);
+    let episodes = count(
+        &data.join("personal.sqlite"),
+        "SELECT count(*) FROM episodes",
+    );
+    let out = dir.path().join("out.json");
+    minne(&data)
+        .args(["export", "-o"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(if episodes == 1 {
+            "1 episode.".to_string()
+        } else {
+            format!("{episodes} episodes.")
+        }));
+}
