@@ -150,6 +150,12 @@ impl OnnxEmbedder {
         // load, e5's query took 104–126 ms spinning and 12–13 ms with spinning off (same
         // threads, same vectors; docs/benchmarks.md, "Speed"). Passages come in batches of
         // long operators, where waking a thread costs nothing that shows.
+        // Both cores, also for a single query: alone, a query takes p50 9.3 ms on two threads
+        // and 10.7 ms on one for e5, 4.4 and 5.1 ms for MiniLM (300 queries each, 2026-11-30,
+        // docs/benchmarks.md "Speed"). Inside recall, where BM25 runs beside the embedding,
+        // two threads are as fast as one, and one session serves passages too, whose batches
+        // gain most from the second core. fastembed fixes the graph optimisation at its
+        // highest level (all fusions), which is what a small BERT wants.
         let options = InitOptionsUserDefined::new()
             .with_environment(env)
             .with_max_length(spec.max_tokens)

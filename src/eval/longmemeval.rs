@@ -180,10 +180,15 @@ pub fn evaluate(
 ) -> Result<Report> {
     let (items, skipped) = items(path)?;
     // Haystacks of different questions share most sessions: embed each distinct text once.
-    let embedder: Arc<dyn Embedder> = Arc::new(super::embed_cache::CachedEmbedder::new(embedder));
+    let embedder: Arc<dyn Embedder> =
+        Arc::new(super::embed_cache::CachedEmbedder::from_env(embedder)?);
     let mut outcomes: BTreeMap<String, Vec<Outcome>> = BTreeMap::new();
     let mut notes: BTreeMap<String, usize> = BTreeMap::new();
     notes.insert("questions_skipped_unreadable".into(), skipped);
+    // Diagnostics: `MINNE_EVAL_DUMP=FILE` appends one JSON line per question: its type, each
+    // system's first turns ranked (id, score, whether it abstained), the focus recall saw, and
+    // the text of the first turns of the first system, for reading abstention offline.
+    let dump = std::env::var_os("MINNE_EVAL_DUMP").map(std::path::PathBuf::from);
     let n = limit.unwrap_or(items.len()).min(items.len());
     for (i, item) in items.iter().take(n).enumerate() {
         let scratch = ScratchDir::new()?;
@@ -219,6 +224,7 @@ pub fn evaluate(
             item.id,
             report.messages_seen
         );
+        let mut dumped: BTreeMap<String, Value> = BTreeMap::new();
         for system in systems {
             let (hits, latency_ms, abstained) = ask(&engine, &item.question, system)?;
             // Per system: the top score and whether it abstained, so a run's log shows where
@@ -234,6 +240,15 @@ pub fn evaluate(
                 |h| h.episode.message_external_id.clone(),
                 |t| t.rsplit_once('#').map_or(t, |(s, _)| s).to_string(),
             );
+            if dump.is_some() {
+                dumped.insert(
+                    system.name.clone(),
+                    serde_json::json!({
+                        "abstained": abstained,
+                        "turns": turns.iter().take(DUMP_DEPTH).collect::<Vec<_>>(),
+                    }),
+                );
+            }
             outcomes
                 .entry(system.name.clone())
                 .or_default()
@@ -258,6 +273,9 @@ pub fn evaluate(
                 focus.absent, focus.absent_share, focus.modifiers, focus.nearest
             ));
         }
+        if let Some(path) = &dump {
+            write_dump(path, item, &dumped, &focus)?;
+        }
         progress(line);
     }
     Ok(Report {
@@ -278,6 +296,61 @@ pub fn evaluate(
             .collect(),
         data_notes: notes,
     })
+}
+
+/// Turns per system written by `MINNE_EVAL_DUMP`.
+const DUMP_DEPTH: usize = 20;
+/// Turns whose text is written by `MINNE_EVAL_DUMP` (of the first system).
+const DUMP_TEXTS: usize = 10;
+
+/// Appends one JSON line for `item` to `path` (see `MINNE_EVAL_DUMP` in [`evaluate`]).
+fn write_dump(
+    path: &Path,
+    item: &Item,
+    systems: &BTreeMap<String, Value>,
+    focus: &crate::recall::Focus,
+) -> Result<()> {
+    use std::io::Write;
+    let text_of = |turn: &str| -> Option<String> {
+        let (sid, i) = turn.rsplit_once('#')?;
+        let i: usize = i.parse().ok()?;
+        let (_, _, turns) = item.sessions.iter().find(|(s, _, _)| s == sid)?;
+        turns.get(i).map(|(_, t, _)| t.clone())
+    };
+    let first = systems
+        .get("minne")
+        .or_else(|| systems.values().next())
+        .and_then(|v| v.get("turns"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let texts: Vec<Value> = first
+        .iter()
+        .take(DUMP_TEXTS)
+        .filter_map(|t| t.get(0).and_then(Value::as_str))
+        .map(|id| serde_json::json!([id, text_of(id)]))
+        .collect();
+    let line = serde_json::json!({
+        "id": item.id,
+        "kind": item.kind,
+        "answerable": !item.is_abstention(),
+        "question": item.question,
+        "answer_sessions": item.answer_sessions,
+        "systems": systems,
+        "focus": focus,
+        "texts": texts,
+    });
+    let io = |source| Error::Io {
+        action: "cannot append to",
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io)?;
+    writeln!(f, "{line}").map_err(io)
 }
 
 #[cfg(test)]

@@ -139,6 +139,50 @@ pub fn ablations() -> Vec<System> {
             },
         ),
         v(
+            "minne-v4-neighbours",
+            Ranking {
+                reply: 0.7,
+                asking: 1.0,
+                time_lift: 0.3,
+                ..base
+            },
+            w,
+        ),
+        v("minne-reply-0.7", Ranking { reply: 0.7, ..base }, w),
+        v("minne-reply-1", Ranking { reply: 1.0, ..base }, w),
+        v(
+            "minne-asking-1",
+            Ranking {
+                asking: 1.0,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-asking-0.7",
+            Ranking {
+                asking: 0.7,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-lift-0.3",
+            Ranking {
+                time_lift: 0.3,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-time-lift",
+            Ranking {
+                time_lift: 0.0,
+                ..base
+            },
+            w,
+        ),
+        v(
             "minne-dense-message-0",
             Ranking {
                 dense_message: 0.0,

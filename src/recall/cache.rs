@@ -10,7 +10,8 @@
 //! the entry stale and the next recall rebuilds it, so a forgotten episode never comes back
 //! from the cache. Inside an open transaction nothing is stored (a rollback would undo rows the
 //! entry holds without moving either counter). The entry holds ids, speakers' and
-//! participants' names (lowercased), times, salience and vectors; never episode text.
+//! participants' names (lowercased), times, salience and vectors (one matrix,
+//! [`super::dense`]); never episode text.
 //! [`forget`] drops a file's entry at once, for callers that delete.
 
 use std::collections::HashMap;
@@ -21,14 +22,83 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use super::Candidate;
+use super::dense::Matrix;
+use super::lexical::ById;
 use crate::error::Result;
 
 /// The candidates of one store and the names of its people.
 #[derive(Debug)]
 pub(crate) struct Snapshot {
     pub(crate) candidates: Vec<Candidate>,
+    /// The candidates' vectors, which their `vector` and `context_vector` rows index.
+    pub(crate) vectors: Matrix,
     /// Speakers and participants, lowercased, without `user` and `assistant`.
     pub(crate) people: Vec<String>,
+    /// Each candidate's index by episode id.
+    slots: Slots,
+}
+
+/// Candidate indices by episode id. Ids are rowids, mostly consecutive: a table over the span
+/// of ids answers with one subtraction; a store whose ids are spread far apart (many deleted)
+/// uses a hash map instead of a table mostly empty.
+#[derive(Debug)]
+enum Slots {
+    /// `table[id − first]` is the index, `u32::MAX` where no candidate has that id.
+    Table {
+        first: i64,
+        table: Vec<u32>,
+    },
+    Map(ById<u32>),
+}
+
+/// A table is used while it has at most this many entries per candidate.
+const TABLE_SPREAD: usize = 4;
+
+impl Snapshot {
+    /// A snapshot of `candidates`, whose vector rows index `vectors`.
+    pub(crate) fn new(candidates: Vec<Candidate>, vectors: Matrix, people: Vec<String>) -> Self {
+        let ids = || candidates.iter().map(|c| c.id);
+        let (first, last) = (ids().min().unwrap_or(0), ids().max().unwrap_or(-1));
+        let span = usize::try_from(last.saturating_sub(first).saturating_add(1)).unwrap_or(0);
+        let fits = u32::try_from(candidates.len()).is_ok_and(|n| n < u32::MAX);
+        let slots = if fits && span <= TABLE_SPREAD * candidates.len() + 1024 {
+            let mut table = vec![u32::MAX; span];
+            for (i, c) in candidates.iter().enumerate() {
+                if let Some(slot) = usize::try_from(c.id - first)
+                    .ok()
+                    .and_then(|o| table.get_mut(o))
+                {
+                    *slot = i as u32;
+                }
+            }
+            Slots::Table { first, table }
+        } else {
+            Slots::Map(
+                candidates
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| Some((c.id, u32::try_from(i).ok()?)))
+                    .collect(),
+            )
+        };
+        Snapshot {
+            candidates,
+            vectors,
+            people,
+            slots,
+        }
+    }
+
+    /// The index in `candidates` of the episode with id `id`, if it is one.
+    pub(crate) fn slot(&self, id: i64) -> Option<usize> {
+        let i = match &self.slots {
+            Slots::Table { first, table } => {
+                *table.get(usize::try_from(id.checked_sub(*first)?).ok()?)?
+            }
+            Slots::Map(map) => *map.get(&id)?,
+        };
+        (i != u32::MAX).then_some(i as usize)
+    }
 }
 
 /// Stores kept at once.
@@ -129,12 +199,66 @@ mod tests {
     fn get_counted(path: &Path, conn: &Connection, builds: &Cell<usize>) -> Arc<Snapshot> {
         get(path, conn, "m", || {
             builds.set(builds.get() + 1);
-            Ok(Snapshot {
-                candidates: Vec::new(),
-                people: Vec::new(),
-            })
+            Ok(Snapshot::new(Vec::new(), Matrix::default(), Vec::new()))
         })
         .unwrap()
+    }
+
+    fn candidate(id: i64) -> Candidate {
+        Candidate {
+            id,
+            turn: 0,
+            prev_turn: None,
+            next_turn: None,
+            answers_prev: false,
+            asks_next: false,
+            actor: "user".into(),
+            participants: Vec::new(),
+            occurred_at: chrono::DateTime::UNIX_EPOCH,
+            stability: crate::model::Stability::new(1.0).unwrap(),
+            salience: 0.5,
+            vector: None,
+            context_vector: None,
+            event: None,
+        }
+    }
+
+    #[test]
+    fn every_candidate_is_found_by_its_id_and_nothing_else_is() {
+        // Ids with gaps (deleted episodes) in no particular order: a table over their span.
+        // Ids far apart (a span over four per candidate): a map. Both must give each id its
+        // own index, and no index for an id between, before or after them.
+        for ids in [vec![7, 3, 4, 12, 9], vec![1, 1_000_000, 5, i64::MAX - 1]] {
+            let snap = Snapshot::new(
+                ids.iter().map(|&id| candidate(id)).collect(),
+                Matrix::default(),
+                Vec::new(),
+            );
+            for (i, &id) in ids.iter().enumerate() {
+                assert_eq!(snap.slot(id), Some(i), "id {id}");
+            }
+            for id in [0, 2, 6, 13, 999_999, i64::MIN, i64::MAX] {
+                assert_eq!(snap.slot(id), None, "id {id} is no candidate");
+            }
+        }
+        assert!(matches!(
+            Snapshot::new(
+                vec![candidate(1), candidate(9)],
+                Matrix::default(),
+                Vec::new()
+            )
+            .slots,
+            Slots::Table { .. }
+        ));
+        assert!(matches!(
+            Snapshot::new(
+                vec![candidate(1), candidate(1 << 40)],
+                Matrix::default(),
+                Vec::new()
+            )
+            .slots,
+            Slots::Map(_)
+        ));
     }
 
     #[test]

@@ -408,8 +408,10 @@ pub(crate) type ById<V> = HashMap<i64, V, BuildHasherDefault<IdHasher>>;
 /// The lexical side of one query.
 #[derive(Debug, Default)]
 pub(crate) struct Lexical {
-    /// BM25 (positive, higher is better) of each matching episode, by episode id.
-    pub(crate) by_id: ById<f64>,
+    /// BM25 (positive, higher is better) of each matching episode: (episode id, score), each
+    /// id once, ascending. A list, not a map: recall puts each score at its candidate's index
+    /// once, and a large store matches tens of thousands of episodes.
+    pub(crate) hits: Vec<(i64, f64)>,
     /// Σ IDF of the query's terms, found or not: about the BM25 of an episode of average
     /// length holding every term once, so `bm25 / scale` is an IDF-weighted share of the
     /// question's words found.
@@ -507,6 +509,7 @@ fn per_term(conn: &Connection, asked: Asked, columns: Columns) -> Result<Lexical
     let mut stmt = conn.prepare_cached(
         "SELECT rowid, bm25(episodes_fts, ?2, ?3, ?4) FROM episodes_fts WHERE episodes_fts MATCH ?1",
     )?;
+    let mut by_id: ById<f64> = ById::default();
     for (q, rescale) in found {
         let mut rows = stmt.query(rusqlite::params![
             format!("{filter}{q}"),
@@ -518,10 +521,12 @@ fn per_term(conn: &Connection, asked: Asked, columns: Columns) -> Result<Lexical
             // FTS5's bm25() is negated so that smaller is better.
             let score = -row.get::<_, f64>(1)? * rescale;
             if score > 0.0 {
-                *out.by_id.entry(row.get(0)?).or_default() += score;
+                *by_id.entry(row.get(0)?).or_default() += score;
             }
         }
     }
+    out.hits = by_id.into_iter().collect();
+    out.hits.sort_unstable_by_key(|(id, _)| *id);
     Ok(out)
 }
 
@@ -555,9 +560,12 @@ fn combined(conn: &Connection, asked: Asked, columns: Columns) -> Result<Lexical
     while let Some(row) = rows.next()? {
         let score = -row.get::<_, f64>(1)?;
         if score > 0.0 {
-            out.by_id.insert(row.get(0)?, score);
+            out.hits.push((row.get(0)?, score));
         }
     }
+    // FTS5 returns rows in rowid order; sorting keeps the promise if that ever changes (a
+    // sorted list sorts in one pass).
+    out.hits.sort_unstable_by_key(|(id, _)| *id);
     Ok(out)
 }
 
@@ -633,17 +641,25 @@ mod tests {
         assert!(one().found.iter().all(|(_, r)| *r == 1.0));
         let combined = combined(&conn, one(), columns).unwrap();
         let per_term = per_term(&conn, one(), columns).unwrap();
-        assert!(combined.by_id.len() > 100, "most rows hold some term");
+        assert!(combined.hits.len() > 100, "most rows hold some term");
+        let bits = |l: &Lexical| -> Vec<(i64, u64)> {
+            l.hits.iter().map(|(id, s)| (*id, s.to_bits())).collect()
+        };
         assert_eq!(
-            combined.by_id, per_term.by_id,
-            "same rows, bit-identical scores"
+            bits(&combined),
+            bits(&per_term),
+            "same rows in the same (id) order, bit-identical scores"
+        );
+        assert!(
+            combined.hits.windows(2).all(|w| w[0].0 < w[1].0),
+            "each id once, ascending"
         );
         assert_eq!(combined.missing, vec!["zebra".to_string()]);
         assert_eq!(combined.scale, per_term.scale);
         // bm25() picks the combined path here.
         assert_eq!(
-            bm25(&conn, &terms, columns, 300).unwrap().by_id,
-            per_term.by_id
+            bits(&bm25(&conn, &terms, columns, 300).unwrap()),
+            bits(&per_term)
         );
     }
 

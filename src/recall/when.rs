@@ -28,7 +28,9 @@
 //!
 //! Measured on LoCoMo dev (999 questions, all-MiniLM-L6-v2, `LIFT` 0.3, `MARGIN_DAYS` 3):
 //! turn recall@10 0.761 → 0.779 overall and 0.707 → 0.863 on the 91 answerable questions that
-//! name a month or a year; of the questions naming no time, none ranks differently.
+//! name a month or a year; of the questions naming no time, none ranks differently. With the
+//! question–reply weights of Recall v5, `LIFT` 1.0 gave 0.804 → 0.807 (MiniLM) and 0.790 →
+//! 0.797 (e5) over 0.3 (docs/benchmarks.md, "Recall v5").
 
 use std::ops::Range;
 
@@ -38,7 +40,7 @@ use super::Candidate;
 use crate::capture::rules::asked;
 
 /// Relative lift of relevance at full closeness (`w = 1`).
-pub(crate) const LIFT: f64 = 0.3;
+pub(crate) const LIFT: f64 = 1.0;
 /// Days a window reaches beyond its ends, plus half its own length.
 pub(crate) const MARGIN_DAYS: f64 = 3.0;
 /// The largest share of the memories a window may hold and still act.
@@ -100,11 +102,12 @@ impl Named {
     }
 
     /// Lifts the relevance `own` (candidate order) of the memories near the named times:
-    /// `r' = min(1, r · (1 + LIFT · w))`. Does nothing when no window acts.
-    pub(crate) fn lift(&self, own: &mut [f64]) {
+    /// `r' = min(1, r · (1 + lift · w))` ([`LIFT`] by default). Does nothing when no window
+    /// acts.
+    pub(crate) fn lift(&self, own: &mut [f64], lift: f64) {
         for (r, w) in own.iter_mut().zip(&self.closeness) {
             if *w > 0.0 {
-                *r = (*r * (1.0 + LIFT * w)).min(1.0);
+                *r = (*r * (1.0 + lift * w)).min(1.0);
             }
         }
     }
