@@ -301,7 +301,14 @@ fn plan(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> bool {
         }
         (Lang::En, Some("i" | "we")) => match w(i + 1) {
             Some("am" | "are") => w(i + 2).is_some_and(|v| v.ends_with("ing") && acts(v)),
-            Some(v) => acts(v) && !v.ends_with("ed") && !v.contains('\'') && !AUX.contains(&v),
+            // A past form is no plan, regular or not: "I bought shoes today" is done.
+            Some(v) => {
+                acts(v)
+                    && !v.ends_with("ed")
+                    && !super::tense::EN_PAST.contains(&v)
+                    && !v.contains('\'')
+                    && !AUX.contains(&v)
+            }
             None => false,
         },
         (Lang::Sv | Lang::Da, Some("jag" | "jeg" | "vi")) => {

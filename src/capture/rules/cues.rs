@@ -128,6 +128,10 @@ pub(crate) const COMMITMENT: &[&str] = &[
     "vi skal", "jeg vil", "vi vil", "jeg lover", "jeg lovede", "vi lover", "vi lovede",
     "jeg er nødt til", "vi er nødt til", "jeg sørger for", "jeg ordner", "jeg tager mig af",
     "jeg minder dig", "jeg vender tilbage", "jeg tjekker", "jeg kigger på",
+    // The perfect of a promise is still the promise: "I've promised to call", "jag har
+    // lovat att", "jeg har lovet at".
+    "i've promised", "i have promised", "we've promised", "we have promised", "jag har lovat",
+    "vi har lovat", "jeg har lovet", "vi har lovet",
 ];
 
 /// Words after "I'll"/"jeg vil" that make it a stance, not a promise ("I'll believe it when I

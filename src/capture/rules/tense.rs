@@ -22,7 +22,7 @@ const EN_FUTURE: &[&str] = &[
     "will", "shall", "won't", "gonna", "might", "may", "should", "must", "going", "plan",
     "planning", "hope", "hoping", "upcoming", "due",
 ];
-const EN_PAST: &[&str] = &[
+pub(crate) const EN_PAST: &[&str] = &[
     "was", "were", "had", "did", "didn't", "wasn't", "weren't", "hadn't", "went", "came", "saw",
     "met", "said", "told", "bought", "ate", "took", "gave", "made", "left", "found", "felt",
     "heard", "sent", "spent", "lost", "won", "paid", "wrote", "broke", "fell", "flew", "drove",
