@@ -392,7 +392,7 @@ pub fn extract(text: &str) -> Vec<Claim> {
     let mut out: Vec<Claim> = Vec::new();
     let rules = rules();
     for s in words::sentences(text, &all) {
-        let w = &all[s];
+        let w = &without_tense_adverbs(&all[s]);
         if is_hedged(w) {
             continue;
         }
@@ -655,6 +655,26 @@ const STATEMENT_LEADERS: &[&str] = &[
 /// sentence to the end of its first clause, with at least one word after the opening for the
 /// fixed phrases that need an object. `None` for anything else: a sentence about somebody
 /// else, a reported one, an event.
+/// Words that only say when a statement holds, between the first-person subject and its verb
+/// ("I *now* work at Blorptech", "we *currently* live in Tartu"): left out, so the patterns
+/// for "i work at" and "we live in" read the sentence. The words keep their spans, so values
+/// are still cut from the user's own text.
+fn without_tense_adverbs(w: &[Word]) -> Vec<Word> {
+    const SUBJECTS: &[&str] = &["i", "we"];
+    const ADVERBS: &[&str] = &["now", "currently", "presently", "still"];
+    w.iter()
+        .enumerate()
+        .filter(|(i, x)| {
+            let after_subject = i
+                .checked_sub(1)
+                .and_then(|p| w.get(p))
+                .is_some_and(|p| SUBJECTS.contains(&p.low.as_str()));
+            !(after_subject && ADVERBS.contains(&x.low.as_str()))
+        })
+        .map(|(_, x)| x.clone())
+        .collect()
+}
+
 fn statement(text: &str, w: &[Word]) -> Option<String> {
     let start = w
         .iter()
@@ -1253,6 +1273,8 @@ mod tests {
     #[rstest::rstest]
     #[case::move_en("I moved to Tallinn last spring.", "location", "Tallinn")]
     #[case::move_we("We moved to Tartu in August.", "location", "Tartu")]
+    #[case::adverb_before_verb("I now work at Blorptech.", "employer", "Blorptech")]
+    #[case::currently("We currently live in Tartu.", "location", "Tartu")]
     #[case::live_sv("Jag bor i Göteborg sedan i fjol.", "location", "Göteborg")]
     #[case::move_da("Vi er flyttet til Aarhus.", "location", "Aarhus")]
     #[case::name_en("My name is Alice Tamm.", "name", "Alice Tamm")]
