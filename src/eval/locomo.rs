@@ -278,7 +278,7 @@ pub fn evaluate(
 }
 
 /// Appends `line` as one JSON line to `path`.
-fn dump_line(path: &Path, line: &Value) -> Result<()> {
+pub(super) fn dump_line(path: &Path, line: &Value) -> Result<()> {
     use std::io::Write;
     let io = |source| Error::Io {
         action: "cannot append to",

@@ -310,7 +310,6 @@ fn write_dump(
     systems: &BTreeMap<String, Value>,
     focus: &crate::recall::Focus,
 ) -> Result<()> {
-    use std::io::Write;
     let text_of = |turn: &str| -> Option<String> {
         let (sid, i) = turn.rsplit_once('#')?;
         let i: usize = i.parse().ok()?;
@@ -340,17 +339,7 @@ fn write_dump(
         "focus": focus,
         "texts": texts,
     });
-    let io = |source| Error::Io {
-        action: "cannot append to",
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(io)?;
-    writeln!(f, "{line}").map_err(io)
+    super::locomo::dump_line(path, &line)
 }
 
 #[cfg(test)]
