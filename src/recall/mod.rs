@@ -57,11 +57,11 @@ pub const DEFAULT_K: usize = 3;
 /// dev data by the threshold sweep (docs/benchmarks.md, "Recall defaults").
 pub const MINILM_THRESHOLD: f64 = 0.36;
 /// The threshold for multilingual-e5-small. Its cosines are first put on MiniLM's scale
-/// ([`DenseScale`]), so its threshold lands near MiniLM's. LoCoMo dev alone allowed 0.38
-/// (90 % answered); LongMemEval-S is the binding set: its single-session-assistant and
-/// -preference questions score 0.30–0.36 (their answers are in the assistant's words, which
-/// are not indexed), so 0.30 is the highest value that answers them (8 of 8 answerable
-/// questions of a 16-question LongMemEval dev sample, 0.957 on LoCoMo dev;
+/// ([`DenseScale`]), so its threshold lands near MiniLM's. LoCoMo dev alone allows 0.35 (90 %
+/// answered with Recall v5, 0.950 at 0.30). LongMemEval-S is the binding set: its
+/// single-session-assistant and -preference questions score 0.30–0.36 (their answers are in
+/// the assistant's words, which are not indexed), so 0.30 is the highest value that answers
+/// them (8 of 8 answerable questions of a 16-question LongMemEval dev sample;
 /// docs/benchmarks.md, "Abstention"). Abstaining on unanswerable questions is left to the
 /// focus rules (`recall::abstain`): a LongMemEval `_abs` question scores as high as an
 /// answerable one. Re-run both harnesses (`--json`, `suggested_threshold_answered_0_90`) when
