@@ -7,10 +7,12 @@
 
 mod common;
 
+use common::consolidation::{day, say, with};
+
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
+use chrono::{Duration, FixedOffset, TimeZone, Utc};
 use minne::clock::{Clock, FixedClock};
 use minne::consolidate::{Confidence, FactStatus, FactView};
 use minne::embed::Embedder;
@@ -25,14 +27,6 @@ fn embedder() -> Arc<dyn Embedder> {
     E.get_or_init(common::real_embedder).clone()
 }
 
-fn day(d: i64) -> DateTime<FixedOffset> {
-    let start = FixedOffset::east_opt(3600)
-        .unwrap()
-        .with_ymd_and_hms(2026, 1, 5, 9, 0, 0)
-        .unwrap();
-    start + Duration::days(d)
-}
-
 fn open(data: &Path) -> (Engine, Arc<FixedClock>) {
     let clock = Arc::new(FixedClock::new(
         Utc.with_ymd_and_hms(2026, 1, 5, 8, 0, 0).unwrap(),
@@ -45,43 +39,6 @@ fn open(data: &Path) -> (Engine, Arc<FixedClock>) {
     )
     .unwrap();
     (engine, clock)
-}
-
-/// Imports one session `key` of (role, day, text) and consolidates, with the clock just
-/// after its last message.
-fn say(engine: &mut Engine, clock: &FixedClock, key: &str, turns: &[(Role, i64, &str)]) {
-    let messages: Vec<NewMessage> = turns
-        .iter()
-        .enumerate()
-        .map(|(i, (role, d, text))| NewMessage {
-            external_id: Some(format!("{key}-m{i}")),
-            role: *role,
-            actor: role.as_str().to_string(),
-            text: text.to_string(),
-            sent_at: day(*d) + Duration::seconds(i as i64 * 10),
-        })
-        .collect();
-    let last = messages.iter().map(|m| m.sent_at.to_utc()).max().unwrap();
-    clock.set(clock.now().max(last) + Duration::minutes(5));
-    engine
-        .import_sessions(
-            &[NewSession {
-                key: key.to_string(),
-                messages,
-            }],
-            "test",
-            &mut |_| {},
-        )
-        .unwrap();
-    engine.consolidate().unwrap();
-}
-
-fn with(facts: &[FactView], attribute: &str) -> Vec<FactView> {
-    facts
-        .iter()
-        .filter(|f| f.attribute == attribute)
-        .cloned()
-        .collect()
 }
 
 fn active_value(engine: &Engine, attribute: &str) -> Option<String> {

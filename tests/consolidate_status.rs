@@ -7,15 +7,16 @@
 
 mod common;
 
+use common::consolidation::{day, with};
+
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
-use minne::clock::{Clock, FixedClock};
-use minne::consolidate::{FactStatus, FactView};
+use chrono::{FixedOffset, TimeZone, Utc};
+use minne::clock::FixedClock;
+use minne::consolidate::FactStatus;
 use minne::embed::Embedder;
 use minne::forget::ForgetScope;
-use minne::import::{NewMessage, NewSession};
 use minne::keys::KeyConfig;
 use minne::model::Role;
 use minne::{ContextName, Engine};
@@ -23,15 +24,6 @@ use minne::{ContextName, Engine};
 fn embedder() -> Arc<dyn Embedder> {
     static E: OnceLock<Arc<dyn Embedder>> = OnceLock::new();
     E.get_or_init(common::real_embedder).clone()
-}
-
-/// Day `d` of the test calendar: Monday 5 January 2026 09:00 at UTC+01:00, plus `d` days.
-fn day(d: i64) -> DateTime<FixedOffset> {
-    FixedOffset::east_opt(3600)
-        .unwrap()
-        .with_ymd_and_hms(2026, 1, 5, 9, 0, 0)
-        .unwrap()
-        + Duration::days(d)
 }
 
 /// An unencrypted store (the migration test reads and rewrites it with plain SQLite).
@@ -52,41 +44,10 @@ fn clock() -> Arc<FixedClock> {
     ))
 }
 
-/// Imports one session `key` of user messages (day, text) and consolidates, with the clock
-/// just after its last message.
+/// Imports one session `key` of user messages (day, text) and consolidates.
 fn say(engine: &mut Engine, clock: &FixedClock, key: &str, turns: &[(i64, &str)]) {
-    let messages: Vec<NewMessage> = turns
-        .iter()
-        .enumerate()
-        .map(|(i, (d, text))| NewMessage {
-            external_id: Some(format!("{key}-m{i}")),
-            role: Role::User,
-            actor: "user".to_string(),
-            text: text.to_string(),
-            sent_at: day(*d) + Duration::seconds(i as i64 * 10),
-        })
-        .collect();
-    let last = messages.iter().map(|m| m.sent_at.to_utc()).max().unwrap();
-    clock.set(clock.now().max(last) + Duration::minutes(5));
-    engine
-        .import_sessions(
-            &[NewSession {
-                key: key.to_string(),
-                messages,
-            }],
-            "test",
-            &mut |_| {},
-        )
-        .unwrap();
-    engine.consolidate().unwrap();
-}
-
-fn with(facts: &[FactView], attribute: &str) -> Vec<FactView> {
-    facts
-        .iter()
-        .filter(|f| f.attribute == attribute)
-        .cloned()
-        .collect()
+    let turns: Vec<(Role, i64, &str)> = turns.iter().map(|&(d, t)| (Role::User, d, t)).collect();
+    common::consolidation::say(engine, clock, key, &turns);
 }
 
 /// Every row of a table, each column as text, in id order: what must survive the rebuild.

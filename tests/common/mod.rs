@@ -2,6 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 #![allow(dead_code)]
 
+pub mod consolidation;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
