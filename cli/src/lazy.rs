@@ -34,7 +34,7 @@ impl LazyEmbedder {
 
 impl Embedder for LazyEmbedder {
     fn model_id(&self) -> &str {
-        self.choice.as_str()
+        self.choice.model_id()
     }
 
     fn dimensions(&self) -> usize {

@@ -8,7 +8,7 @@
 //! <models_dir>/onnxruntime/libonnxruntime.so.1.31.0
 //! <models_dir>/models/all-minilm-l6-v2/{model.onnx, tokenizer.json, config.json,
 //!                                       special_tokens_map.json, tokenizer_config.json}
-//! <models_dir>/models/multilingual-e5-small/{the same five files}
+//! <models_dir>/models/multilingual-e5-small/{model-int8.onnx, the same four other files}
 //! ```
 //!
 //! [`HashEmbedder`] is a small deterministic stand-in for unit tests; integration tests and
@@ -35,7 +35,8 @@ pub use hash::HashEmbedder;
 /// Implementations are shared between threads; a call may block while another thread's call
 /// runs on the same model.
 pub trait Embedder: Send + Sync + std::fmt::Debug {
-    /// Stable id recorded on every embedding row, e.g. "all-minilm-l6-v2".
+    /// Stable id recorded on every embedding row, e.g. "all-minilm-l6-v2" (for the real models,
+    /// [`ModelChoice::model_id`]).
     fn model_id(&self) -> &str;
 
     /// Length of every vector this embedder returns (384 for both real models).
@@ -62,8 +63,9 @@ pub enum ModelChoice {
     MiniLm,
     /// multilingual-e5-small: 384 dimensions, good across Swedish, Danish and English (the
     /// default; docs/benchmarks.md, "Default embedding model"). `scripts/setup-models.sh`
-    /// builds it. Its cosines sit in a narrow high band, so score thresholds are calibrated for
-    /// it separately.
+    /// builds it, with int8 linear layers (a query in about 7 ms instead of 10.5 ms on two
+    /// cores; docs/benchmarks.md, "Speed"). Its cosines sit in a narrow high band, so score
+    /// thresholds are calibrated for it separately.
     #[serde(rename = "multilingual-e5-small")]
     E5Small,
 }
@@ -72,12 +74,25 @@ impl ModelChoice {
     /// Every model, in the order a user would be offered them.
     pub const ALL: [ModelChoice; 2] = [ModelChoice::MiniLm, ModelChoice::E5Small];
 
-    /// The stable id: "all-minilm-l6-v2" or "multilingual-e5-small". It is also the model's
-    /// folder name under `<models_dir>/models/`.
+    /// The model's name, as users write it (settings, `MINNE_MODEL`): "all-minilm-l6-v2" or
+    /// "multilingual-e5-small". It is also the model's folder name under
+    /// `<models_dir>/models/`.
     pub fn as_str(self) -> &'static str {
         match self {
             ModelChoice::MiniLm => "all-minilm-l6-v2",
             ModelChoice::E5Small => "multilingual-e5-small",
+        }
+    }
+
+    /// The id recorded on every stored vector ([`Embedder::model_id`]): the name, plus what
+    /// changed when the model's numbers did. "multilingual-e5-small-int8" since e5's linear
+    /// layers are int8 (before: "multilingual-e5-small", fp32), so a store embedded with the
+    /// fp32 model is re-embedded rather than compared with int8 queries
+    /// (`Engine::ensure_embedded`). [`FromStr`] reads it back as the same choice.
+    pub fn model_id(self) -> &'static str {
+        match self {
+            ModelChoice::MiniLm => "all-minilm-l6-v2",
+            ModelChoice::E5Small => "multilingual-e5-small-int8",
         }
     }
 }
@@ -91,11 +106,12 @@ impl fmt::Display for ModelChoice {
 impl FromStr for ModelChoice {
     type Err = Error;
 
-    /// Parses a model id as written by [`ModelChoice::as_str`].
+    /// Parses a model name ([`ModelChoice::as_str`]) or a stored vector's id
+    /// ([`ModelChoice::model_id`]), so per-model calibrations keyed by either find the model.
     fn from_str(s: &str) -> Result<Self> {
         ModelChoice::ALL
             .into_iter()
-            .find(|choice| choice.as_str() == s)
+            .find(|choice| choice.as_str() == s || choice.model_id() == s)
             .ok_or_else(|| {
                 Error::InvalidInput(format!(
                     "unknown embedding model `{s}`: use `all-minilm-l6-v2` or `multilingual-e5-small`"
@@ -163,6 +179,23 @@ mod tests {
         assert_eq!(back, Some(choice), "settings files read the id back");
     }
 
+    #[rstest]
+    // MiniLM's file never changed; e5's id names its int8 linear layers, so vectors of the
+    // earlier fp32 e5 (id "multilingual-e5-small") are never compared with int8 queries.
+    #[case(ModelChoice::MiniLm, "all-minilm-l6-v2")]
+    #[case(ModelChoice::E5Small, "multilingual-e5-small-int8")]
+    fn the_stored_id_names_the_model_file_and_reads_back(
+        #[case] choice: ModelChoice,
+        #[case] id: &str,
+    ) {
+        assert_eq!(choice.model_id(), id, "the id recorded on stored rows");
+        assert_eq!(
+            id.parse::<ModelChoice>().ok(),
+            Some(choice),
+            "calibrations look the model up by the stored id"
+        );
+    }
+
     #[test]
     fn unknown_model_id_is_rejected_with_the_valid_ids() {
         let err = "minilm".parse::<ModelChoice>().err().map(|e| e.to_string());
@@ -212,8 +245,10 @@ mod tests {
                 msg.contains("scripts/setup-models.sh") && msg.contains("libonnxruntime.so"),
                 "a user without model files must be told which file is missing and what to run, got: {msg}"
             );
+            // model.onnx for MiniLM, model-int8.onnx for e5.
+            let folder = format!("models/{}/model", choice.as_str());
             assert!(
-                msg.contains(&format!("models/{}/model.onnx", choice.as_str())),
+                msg.contains(&folder) && msg.contains(".onnx"),
                 "the model file is named too, got: {msg}"
             );
         }

@@ -86,19 +86,25 @@ impl Engine {
             );
         }
         let mut done = 0;
+        // Each batch starts after the last id of the one before (keyset pagination): asking
+        // for "the first 64 pending" from the start would walk past every episode embedded so
+        // far again, which made re-embedding quadratic (a 100k-episode store spent over 10
+        // minutes mostly decrypting the same pages again).
+        let mut after = i64::MIN;
         while done < total {
             let batch: Vec<(i64, String, String)> = {
                 let mut stmt = conn.prepare_cached(&format!(
-                    "SELECT e.id, e.text, m.text {PENDING} ORDER BY e.id LIMIT ?2"
+                    "SELECT e.id, e.text, m.text {PENDING} AND e.id > ?3 ORDER BY e.id LIMIT ?2"
                 ))?;
-                let rows = stmt.query_map(params![model, BATCH as i64], |r| {
+                let rows = stmt.query_map(params![model, BATCH as i64, after], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                 })?;
                 rows.collect::<rusqlite::Result<_>>()?
             };
-            if batch.is_empty() {
+            let Some(last) = batch.last().map(|(id, _, _)| *id) else {
                 break;
-            }
+            };
+            after = last;
             // Each distinct text once: an episode's own words, and its message's when they
             // differ (episodes of one message share it).
             let mut texts: Vec<&str> = Vec::with_capacity(batch.len() * 2);
@@ -141,5 +147,94 @@ impl Engine {
         }
         conn.execute("DELETE FROM embeddings WHERE model_id != ?1", [model])?;
         Ok(done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use chrono::{Duration, TimeZone, Utc};
+
+    use super::*;
+    use crate::ContextName;
+    use crate::clock::{Clock, FixedClock};
+    use crate::embed::{Embedder, HashEmbedder};
+    use crate::import::{NewMessage, NewSession};
+    use crate::model::Role;
+
+    /// The hash embedder under another model id: a "model change" without a real model.
+    #[derive(Debug)]
+    struct Renamed(HashEmbedder);
+
+    impl Embedder for Renamed {
+        fn model_id(&self) -> &str {
+            "hash-other"
+        }
+        fn dimensions(&self) -> usize {
+            self.0.dimensions()
+        }
+        fn embed_passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+            self.0.embed_passages(texts)
+        }
+        fn embed_query(&self, text: &str) -> Result<Vec<f32>> {
+            self.0.embed_query(text)
+        }
+    }
+
+    #[test]
+    fn a_model_change_re_embeds_every_episode_across_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
+        let clock = Arc::new(FixedClock::new(start));
+        let personal = ContextName::new("personal").unwrap();
+        // 150 messages: more than two batches of BATCH (64), so the batches must follow on
+        // from each other's last id without skipping or repeating an episode.
+        let messages: Vec<NewMessage> = (0..150)
+            .map(|i| NewMessage {
+                external_id: Some(format!("m{i}")),
+                role: Role::User,
+                actor: "user".into(),
+                text: format!("Note {i}: the parcel for number {i} goes to the north depot."),
+                sent_at: clock.now_fixed() + Duration::minutes(i),
+            })
+            .collect();
+        {
+            let hash = Arc::new(HashEmbedder::new(64));
+            let mut engine = Engine::open(dir.path(), &personal, hash, clock.clone()).unwrap();
+            let session = NewSession {
+                key: "s1".into(),
+                messages,
+            };
+            engine
+                .import_sessions(&[session], "test", &mut |_| {})
+                .unwrap();
+        }
+        let renamed = Arc::new(Renamed(HashEmbedder::new(64)));
+        let mut engine = Engine::open(dir.path(), &personal, renamed, clock).unwrap();
+        let episodes = engine.episode_count().unwrap() as usize;
+        assert!(
+            episodes > 2 * BATCH,
+            "{episodes} episodes span three batches"
+        );
+        // Every episode has only the old model's vector, so every one is embedded, once.
+        let added = engine.embed_pending(&mut |_| {}).unwrap();
+        assert_eq!(added, episodes, "each episode embedded exactly once");
+        let (new, old): (i64, i64) = engine
+            .store
+            .conn()
+            .query_row(
+                "SELECT sum(model_id = 'hash-other'), sum(model_id != 'hash-other') FROM embeddings",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(new as usize, episodes, "one new vector per episode");
+        assert_eq!(old, 0, "the old model's vectors are gone");
+        assert_eq!(
+            engine.embed_pending(&mut |_| {}).unwrap(),
+            0,
+            "nothing left"
+        );
     }
 }
