@@ -48,7 +48,10 @@ fn tools_are_listed_with_their_schemas() {
         .unwrap()
         .clone();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["forget", "list", "recall", "remember", "status"]);
+    assert_eq!(
+        names,
+        ["context", "forget", "list", "recall", "remember", "status"]
+    );
     let tool = |name: &str| tools.iter().find(|t| t["name"] == name).unwrap().clone();
 
     let remember = tool("remember")["inputSchema"].clone();

@@ -1,6 +1,8 @@
 //! `minne context --session-start --budget TOKENS [--json]`: what the assistant should know as
-//! a session begins (profile, procedures, open items, recent sessions) within a token budget.
-//! Not to be confused with `minne contexts`, which lists the contexts.
+//! a session begins (procedures, who the user is, open items with overdue ones marked, more
+//! about the user, likes and dislikes, recent sessions; see `minne::session_start`) within a
+//! token budget. The MCP tool `context` gives the same block. Not to be confused with
+//! `minne contexts`, which lists the contexts.
 
 use super::Env;
 

@@ -32,12 +32,22 @@ const PREVIEW_ITEMS: usize = 20;
 const MAX_SESSION_ID: usize = 200;
 /// Episodes read per page when looking for a message's or a scope's episodes.
 const PAGE: usize = 200;
+/// `context`'s default budget in estimated tokens, as `minne context --session-start`'s.
+pub const CONTEXT_BUDGET_DEFAULT: u32 = 500;
+/// `context`'s smallest budget: the header and a short line or two of each part need about
+/// 50 estimated tokens; less shows nothing useful.
+pub const CONTEXT_BUDGET_MIN: u32 = 50;
+/// `context`'s largest budget: 20 session summaries at the 600-character quote limit, with
+/// a large profile, stay below it.
+pub const CONTEXT_BUDGET_MAX: u32 = 10_000;
 
-/// What a tool returns: JSON (also given as structured content) or plain text.
+/// What a tool returns: JSON (also given as structured content), plain text, or text for
+/// the assistant to read with the same thing as JSON in the structured content.
 #[derive(Debug)]
 pub enum Reply {
     Json(Value),
     Text(String),
+    TextAndJson(String, Value),
 }
 
 /// The open context and the conversations this server run has written to.
@@ -191,6 +201,17 @@ pub struct ListArgs {
     pub limit: Option<u32>,
     /// Where to continue: the `next_cursor` of the previous reply.
     pub cursor: Option<String>,
+}
+
+/// `context`'s arguments.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct ContextArgs {
+    /// The most estimated tokens (characters / 4, rounded up) the block may take, 50 to
+    /// 10,000 (default 500).
+    #[schemars(range(min = 50, max = 10000))]
+    pub budget: Option<u32>,
 }
 
 /// Stores one message (source `mcp`), captures it at once and returns its episodes.
@@ -526,6 +547,32 @@ fn session_id(engine: &Engine, session: &str) -> anyhow::Result<(SessionId, Stri
     }
     Err(anyhow::Error::from(as_given))
         .with_context(|| format!("no conversation `{session}` in `{}`", engine.context()))
+}
+
+/// `minne context --session-start`: the session-start block as text, and as JSON (budget,
+/// used tokens, parts with their lines and what was left out) in the structured content.
+/// The engine refuses it when the context is paused, as it refuses recall.
+pub fn context(s: &mut State, args: ContextArgs) -> anyhow::Result<Reply> {
+    let budget = args.budget.unwrap_or(CONTEXT_BUDGET_DEFAULT);
+    if !(CONTEXT_BUDGET_MIN..=CONTEXT_BUDGET_MAX).contains(&budget) {
+        bail!(
+            "`budget` must be {CONTEXT_BUDGET_MIN} to {CONTEXT_BUDGET_MAX} estimated tokens \
+             (characters / 4), got {budget}; leave it out for {CONTEXT_BUDGET_DEFAULT}"
+        );
+    }
+    let block = s.engine.session_start(budget as usize)?;
+    let text = if block.text.is_empty() {
+        format!(
+            "A budget of {budget} tokens holds not even one item ({} left out): call `context` \
+             again with a larger `budget`.",
+            block.omitted
+        )
+    } else {
+        block.text.clone()
+    };
+    let mut json = serde_json::to_value(&block)?;
+    json["context"] = json!(s.engine.context().as_str());
+    Ok(Reply::TextAndJson(text, json))
 }
 
 /// Recent episodes, newest first, a page at a time.
