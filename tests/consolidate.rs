@@ -1213,16 +1213,16 @@ fn a_users_own_retraction_ends_the_fact(#[values(0, 1, 2, 3, 4, 5)] case: usize)
         "the profile no longer shows it"
     );
     let start = engine.session_start(2000).unwrap();
+    // Every part but the recent sessions, whose summaries rightly quote the retraction.
     let profile_lines: Vec<&String> = start
         .parts
         .iter()
-        .filter(|p| p.label.to_lowercase().contains("profile"))
+        .filter(|p| !p.label.starts_with("Recent sessions"))
         .flat_map(|p| p.items.iter())
         .collect();
+    // By value: a line's wording may change, the value may not appear in any profile line.
     assert!(
-        !profile_lines
-            .iter()
-            .any(|l| l.starts_with(&format!("- {attribute}:"))),
+        !profile_lines.iter().any(|l| l.contains(value)),
         "session start no longer lists it: {profile_lines:?}"
     );
     let history = with(&engine.facts(true).unwrap(), attribute);

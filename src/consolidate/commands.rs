@@ -88,6 +88,9 @@ pub fn remembered(text: &str) -> Vec<String> {
             continue;
         };
         let mut at = lead + n;
+        if reminds_to_do(w, at) {
+            continue;
+        }
         if POINTERS.iter().any(|p| words::matches_at(w, at, p)) {
             // "remember this, it's important: the content" → what follows the colon.
             match w[at..].iter().position(|x| x.low == ":") {
@@ -106,6 +109,46 @@ pub fn remembered(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// Whether the words from `at`, right after a remember command, ask the listener to do
+/// something rather than to keep a fact: "remember to have fun", "don't forget to personalize
+/// your page", and with an infinitive in Swedish and Danish ("glöm inte att ringa mamma",
+/// "husk at købe mælk"). Advice to the listener or a line of a pasted document (LongMemEval
+/// chats), not something the user says about themselves. A Swedish or Danish "att"/"at"
+/// introduces a clause when a subject follows ("kom ihåg att jag har tandläkartid", "husk at
+/// mødet er flyttet"): the word after it is not an infinitive (ending in -a or -e), or the
+/// next one is a present-tense verb (ending in -r: "kom ihåg att mamma fyller år").
+fn reminds_to_do(w: &[Word], at: usize) -> bool {
+    let Some(next) = w.get(at) else {
+        return false;
+    };
+    if next.low == "to" {
+        return true;
+    }
+    if !matches!(next.low.as_str(), "att" | "at") {
+        return false;
+    }
+    let Some(verb) = w.get(at + 1).filter(|x| !x.punct && !x.capital) else {
+        return false;
+    };
+    let infinitive = (verb.low.ends_with('a') || verb.low.ends_with('e'))
+        && !REMIND_SUBJECTS.contains(&verb.low.as_str());
+    let clause = w.get(at + 2).is_some_and(|x| {
+        !x.punct && (x.low.ends_with('r') || REMIND_FINITE.contains(&x.low.as_str()))
+    });
+    infinitive && !clause
+}
+
+/// Words after "att"/"at" that open a clause's subject, not an infinitive.
+#[rustfmt::skip]
+const REMIND_SUBJECTS: &[&str] = &[
+    "de", "vi", "ni", "hon", "han", "hun", "den", "dere", "denne", "detta", "dette", "hele",
+    "alla", "alle", "mina", "mine", "våra", "vores", "nästa", "næste", "sista", "sidste",
+];
+
+/// Present-tense verbs that do not end in -r ("ska", "skal", "kan", "vil", "må").
+#[rustfmt::skip]
+const REMIND_FINITE: &[&str] = &["ska", "skall", "skal", "kan", "vil", "må", "måste", "bør", "bör"];
 
 /// Forget commands: the verb, opening the clause (after leaders only).
 const FORGET: &[&str] = &["forget", "glöm", "glem"];
@@ -248,11 +291,29 @@ mod tests {
         "Husk at min bil skal til syn i marts.",
         "min bil skal til syn i marts"
     )]
+    // A subject that ends like an infinitive, then its verb: a clause, so a command.
+    #[case::sv_subject_in_a("Kom ihåg att mamma fyller år på fredag.", "mamma fyller år på fredag")]
+    #[case::da_subject("Husk at mødet er flyttet til fredag.", "mødet er flyttet til fredag")]
     fn command_found(#[case] text: &str, #[case] content: &str) {
         assert_eq!(
             remembered(text),
             [content],
             "`{text}` asks to remember exactly what follows the command"
+        );
+    }
+
+    /// Advice to the listener, or a line of a pasted document (LongMemEval chats): something
+    /// to do, not something to keep about the user.
+    #[rstest::rstest]
+    #[case::remember_to("Remember to have fun and be creative throughout the process.")]
+    #[case::dont_forget_to("Don't forget to personalize your page before you forward it!")]
+    #[case::sv("Glöm inte att ringa tandläkaren.")]
+    #[case::da("Husk at købe mælk på vejen hjem.")]
+    fn reminder_to_do_is_no_command(#[case] text: &str) {
+        assert!(
+            remembered(text).is_empty(),
+            "`{text}` asks the listener to do something, got {:?}",
+            remembered(text)
         );
     }
 

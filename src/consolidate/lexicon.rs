@@ -203,7 +203,7 @@ pub(super) const PHATIC_TAIL: &[&str] = &[
     "ok", "okay", "everything", "on", "that", "this", "about", "all", "again", "guys", "when",
     "hur", "det", "går", "gick", "snart", "sen", "igen", "hvordan", "gik", "senere", "if", "you",
     "need", "anything", "want", "whenever", "om", "du", "behöver", "något", "hvis", "har", "brug",
-    "for", "noget",
+    "for", "noget", "around", "my", "thoughts",
 ];
 
 /// Auxiliaries and modals that may stand where a habit's verb stands ("I'll always remember
@@ -212,4 +212,39 @@ pub(super) const NOT_HABIT_VERBS: &[&str] = &[
     "will", "would", "shall", "should", "can", "could", "may", "must", "did", "was", "were",
     "had", "ska", "skall", "skulle", "kan", "kunde", "måste", "vill", "skal", "ville", "kunne",
     "må", "var", "gjorde", "vil", "havde",
+];
+
+/// Verbs of lasting taste after "will always" ("I will always love reading", "jeg vil altid
+/// elske jazz"): with one, "will" in the verb's place still makes a statement.
+pub(super) const LASTING_TASTES: &[&str] = &[
+    "love", "like", "enjoy", "adore", "prefer", "hate", "älska", "gilla", "föredra", "hata",
+    "elske", "foretrække", "hade",
+];
+
+/// Verbs of wishing after a statement's opening ("I've always wanted to try …", "jag har
+/// alltid velat …", "jeg har altid drømt om …"): a wish, not a fact about the user.
+pub(super) const WISHES: &[&str] = &[
+    "wanted", "wished", "wish", "dreamed", "dreamt", "hoped", "longed", "velat", "önskat",
+    "drömt", "längtat", "hoppats", "villet", "ønsket", "drømt", "håbet", "længtes",
+];
+
+/// Prepositions that may follow a gerund object and carry its complement ("experimenting *in*
+/// the kitchen", "curling up *with* a good book").
+pub(super) const PREPOSITIONS: &[&str] = &[
+    "in", "on", "with", "to", "at", "into", "from", "for", "about", "through", "around", "by",
+    "over", "under", "up", "out",
+];
+
+/// Words that end a clause inside a sentence: a gerund object read on stops before them.
+pub(super) const CLAUSE_ENDS: &[&str] = &[
+    "and", "but", "because", "since", "so", "when", "while", "too", "also", "anymore", "as",
+    "or", "than", "och", "men", "eftersom", "så", "när", "medan", "också", "längre", "eller",
+    "og", "fordi", "når", "mens", "også", "længere", "lot", "more", "mer", "mere",
+];
+
+/// Finite verbs that may follow a liking verb only when the liking is a relative clause ("the
+/// things I love *makes* writing fun", "det jag älskar *är* …").
+pub(super) const FINITE_VERBS: &[&str] = &[
+    "is", "are", "was", "were", "makes", "make", "made", "has", "gets", "keeps", "är", "var",
+    "gör", "blir", "er", "gør", "bliver",
 ];

@@ -22,6 +22,7 @@ use crate::model::{ActKind, EpisodeId, Role, SessionId};
 use crate::store::{fmt_utc, parse_utc};
 
 pub mod commands;
+mod done;
 pub mod facts;
 #[rustfmt::skip]
 mod lexicon;
@@ -220,6 +221,10 @@ pub struct ConsolidationReport {
     /// Open items stored with their message's time as due (before due times came from the
     /// event time) given the due time their words name.
     pub open_items_redated: usize,
+    /// Open items the rules derived, untouched by the user, that the current rules no longer
+    /// derive from their source episode (stored by an older build): withdrawn, no longer
+    /// listed nor in the session-start context (see `summary::withdraw_stale_open_items`).
+    pub open_items_withdrawn: usize,
     /// Session summaries written or rewritten.
     pub summaries_written: usize,
     /// Facts and procedures removed because no episode supports them any more.
@@ -267,6 +272,7 @@ impl Engine {
         let mut report = ConsolidationReport {
             unsupported_dropped: drop_unsupported_facts(&tx)?,
             open_items_redated: summary::redate_open_items(&tx)?,
+            open_items_withdrawn: summary::withdraw_stale_open_items(&tx, &now)?,
             ..Default::default()
         };
         let pending: Vec<EpisodeRow> = {

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::{FactView, load_facts};
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::model::{EpisodeId, SessionId};
+use crate::model::{ActKind, EpisodeId, SessionId};
 use crate::store::{fmt_fixed, parse_fixed, parse_utc};
 
 /// Episodes quoted per summary.
@@ -123,12 +123,20 @@ impl Engine {
         open_items(self.store.conn(), open_only)
     }
 
-    /// Marks an open item done (or open again). Errors: [`crate::Error::NotFound`].
+    /// Marks an open item done (or open again). The user's word is final: the item is never
+    /// withdrawn by a later consolidation ([`withdraw_stale_open_items`]), and one that was
+    /// withdrawn shows again. Errors: [`crate::Error::NotFound`].
     pub fn set_open_item_done(&mut self, id: i64, done: bool) -> Result<()> {
         let now = crate::store::fmt_utc(self.clock.now());
         let changed = self.store.conn().execute(
-            "UPDATE open_items SET status = ?2, done_at = ?3 WHERE id = ?1",
-            params![id, if done { "done" } else { "open" }, done.then_some(now)],
+            "UPDATE open_items SET status = ?2, done_at = ?3, user_set_at = ?4, withdrawn_at = NULL
+             WHERE id = ?1",
+            params![
+                id,
+                if done { "done" } else { "open" },
+                done.then_some(now.clone()),
+                now
+            ],
         )?;
         if changed == 0 {
             return Err(crate::Error::NotFound {
@@ -211,6 +219,43 @@ pub(crate) fn redate_open_items(tx: &Transaction<'_>) -> Result<usize> {
     Ok(changed)
 }
 
+/// Withdraws the open items that the rules derived and that the current rules
+/// ([`is_open_item`]) would no longer derive from their source episode (issue 5: junk open
+/// items stored by older builds, such as "I'll check out these options." or a question to the
+/// assistant). Only items still `open` that the user never touched are read: not one marked done
+/// or open again by the user (`user_set_at`), not one whose episode the user edited
+/// (`episodes.edited_at`). A withdrawn item keeps its row with `withdrawn_at` = `now` (UTC RFC
+/// 3339) and is left out of every listing, the profile and the session-start context. Facts
+/// are never touched here. Idempotent: a withdrawn item is not read again, and an item the
+/// current rules derive stays. Returns how many were withdrawn. Errors: database errors, a
+/// stored time that does not parse.
+pub(crate) fn withdraw_stale_open_items(tx: &Transaction<'_>, now: &str) -> Result<usize> {
+    let stored: Vec<(i64, String, String, String, Option<String>)> = {
+        let mut stmt = tx.prepare(
+            "SELECT o.id, e.kind, e.text, e.occurred_at, o.due_end
+             FROM open_items o JOIN episodes e ON e.id = o.episode_id
+             WHERE o.status = 'open' AND o.done_at IS NULL AND o.withdrawn_at IS NULL
+               AND o.user_set_at IS NULL AND e.edited_at IS NULL AND e.role = 'user'",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut withdrawn = 0;
+    for (id, kind, text, said_at, due_end) in stored {
+        let derived = kind == ActKind::Commitment.as_str()
+            && is_open_item(&text, &said_at, due_end.as_deref())?;
+        if !derived {
+            withdrawn += tx.execute(
+                "UPDATE open_items SET withdrawn_at = ?2 WHERE id = ?1",
+                params![id, now],
+            )?;
+        }
+    }
+    Ok(withdrawn)
+}
+
 pub(crate) fn open_items(conn: &Connection, open_only: bool) -> Result<Vec<OpenItem>> {
     let filter = if open_only {
         "o.status = 'open'"
@@ -227,7 +272,8 @@ fn load_open_items<P: rusqlite::Params>(
 ) -> Result<Vec<OpenItem>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT o.id, o.episode_id, o.actor, e.text, o.due_start, o.due_end, o.status
-         FROM open_items o JOIN episodes e ON e.id = o.episode_id WHERE {filter}
+         FROM open_items o JOIN episodes e ON e.id = o.episode_id
+         WHERE o.withdrawn_at IS NULL AND ({filter})
          ORDER BY o.due_start IS NULL, o.due_start, o.id"
     ))?;
     type Row = (
@@ -280,13 +326,75 @@ const PROMISE_CUES: &[&str] = &[
     "ska jag", "skall jag", "ska vi", "skal jeg", "skal vi", "jag hör av mig",
 ];
 
-/// Words before a cue in its clause that make it a prediction or a hope, not a promise ("I
-/// know I'll be ok", "I hope we'll meet").
+/// Words before a cue in its clause that make it a prediction, a hope or a feeling about what
+/// will happen, not a promise ("I know I'll be ok", "I hope we'll meet", "I'm relieved to hear
+/// that I'll have access to power outlets", "there's a chance I'll be visiting").
 #[rustfmt::skip]
 const PREDICTING: &[&str] = &[
     "know", "knew", "hope", "hoping", "sure", "bet", "think", "believe", "feel", "vet",
-    "hoppas", "tror", "håber", "tænker",
+    "hoppas", "tror", "håber", "tænker", "hear", "heard", "relieved", "glad", "happy",
+    "excited", "thrilled", "chance", "likely", "höra", "hört", "lättad", "chans", "høre",
+    "hørt", "lettet", "sandsynligt",
 ];
+
+/// Verbs, particles and quantifiers of taking up the listener's suggestion ("check out",
+/// "look into", "give … a try", "some of", "one of"), before an object in [`ANAPHORS`].
+#[rustfmt::skip]
+const TAKE_UP: &[&str] = &[
+    "check", "out", "look", "into", "at", "take", "a", "give", "try", "follow", "read",
+    "explore", "research", "watch", "listen", "to", "go", "through", "over", "some", "of", "one",
+    "few", "all", "any", "more", "both", "kolla", "titta", "på", "läsa", "prova", "testa",
+    "följa", "undersöka", "kika", "in", "några", "av", "alla", "kigge", "tjekke", "ud", "læse",
+    "prøve", "følge", "undersøge", "nogle", "af", "alle",
+];
+
+/// Objects that only point at what the listener said ("these options", "those resources",
+/// "it"): the words name nothing to follow up later.
+#[rustfmt::skip]
+const ANAPHORS: &[&str] = &[
+    "these", "those", "them", "it", "that", "this", "dessa", "dem", "det", "disse",
+];
+
+/// Second-person possessives: "your" points at the listener's words only before one of
+/// [`SUGGESTIONS`] ("your tips"); "I'll watch your routine" names a thing to do.
+#[rustfmt::skip]
+const YOUR: &[&str] = &["your", "dina", "din", "ditt", "era", "ert", "dine", "dit", "jeres"];
+
+/// What a listener suggests ("your tips", "dina förslag", "dine råd").
+#[rustfmt::skip]
+const SUGGESTIONS: &[&str] = &[
+    "suggestion", "suggestions", "tip", "tips", "advice", "recommendation", "recommendations",
+    "idea", "ideas", "förslag", "råd", "idéer", "forslag", "anbefalinger",
+];
+
+/// Verbs after a cue that weigh a course rather than take it ("I'll consider asking my
+/// friends", "jag ska fundera på det", "jeg vil overveje det").
+#[rustfmt::skip]
+const DELIBERATING: &[&str] = &[
+    "consider", "think about", "think it over", "think over", "överväga", "fundera på",
+    "fundera över", "tänka på", "tänka över", "overveje", "tænke over", "tænke på",
+];
+
+/// Verbs after a cue that state a need or a want when no "to" follows ("I'll just need the
+/// dairy-free recipe"): asked of the listener, nothing for the user to do.
+#[rustfmt::skip]
+const WANTING: &[&str] = &["need", "want", "behöva", "vilja", "behøve", "ønske"];
+
+/// "Make sure to …": what the user will do follows (skipped like [`BEST_TO`]).
+#[rustfmt::skip]
+const MAKE_SURE: &[&str] = &["make sure to", "make sure i", "se till att", "sørge for at"];
+
+/// "… you mentioned": an object that is what the listener said ("the options you mentioned",
+/// "the other venues you suggested", "det du nämnde", "dem du nævnte").
+#[rustfmt::skip]
+const YOU_SAID: &[&str] = &[
+    "you mentioned", "you suggested", "you recommended", "you listed", "you gave",
+    "you shared", "you provided", "you described", "du nämnde", "du föreslog", "du tipsade om",
+    "du rekommenderade", "du nævnte", "du foreslog", "du anbefalede",
+];
+
+/// Why [`not_a_commitment`] refuses a cue inside a question.
+const QUESTION: &str = "a question to the listener, not a promise";
 
 /// What may follow a cue and makes it no task: continuing or trying ("I'll keep going", "I'm
 /// gonna keep it up", "I'll do my best"), remembering and feeling ("I'll always remember",
@@ -311,14 +419,15 @@ const BEST_TO: &[&str] = &[
 /// keep pushing to make my dreams happen", "I'm gonna make my dreams come true").
 #[rustfmt::skip]
 const AIMS: &[&str] = &[
-    "dream", "dreams", "goals", "success", "drömmar", "drömmen", "drømme", "drømmen",
+    "dream", "dreams", "goal", "goals", "success", "drömmar", "drömmen", "drømme", "drømmen",
+    "mål", "målet",
 ];
 
 /// Adverbs skipped between a cue and its verb ("I'll always remember", "I'm definitely
 /// going to keep").
 #[rustfmt::skip]
 const CUE_ADVERBS: &[&str] = &[
-    "always", "never", "definitely", "really", "totally", "just", "still", "surely",
+    "always", "never", "definitely", "really", "totally", "just", "still", "surely", "also",
     "alltid", "aldrig", "verkligen", "bara", "altid", "aldrig", "virkelig", "bare", "nok",
 ];
 
@@ -327,6 +436,7 @@ const CUE_ADVERBS: &[&str] = &[
 const STATES: &[&str] = &[
     "ok", "okay", "fine", "alright", "good", "great", "better", "happy", "glad", "safe",
     "honest", "proud", "bra", "okej", "glad", "lycklig", "fin", "godt", "fint", "glade",
+    "glada", "stolt", "stolta", "stolte",
 ];
 
 /// Experiences foretold ("we'll make awesome memories", "we'll have so much fun"): a
@@ -353,16 +463,43 @@ const FILLERS: &[&str] = &[
 /// keep you posted"), a prediction ("I know I'll be ok", "we'll
 /// make some awesome memories"), continuing or feeling rather than doing ("I'm gonna keep it
 /// up", "I'll always remember"), "let me" inside a clause ("singing lets me express
-/// myself"), or a cue with no words of its own after it ("I'll do that."). No cue found:
-/// `None` (capture's reading stands). The caller keeps every commitment that names a due
+/// myself"), a cue with no words of its own after it ("I'll do that."), a cue inside a
+/// question ("Can you help me make a checklist of the documents I need to gather?"), a
+/// listener's suggestion taken up with only a pointer to it ("I'll check out these options",
+/// "I'll definitely look into those resources"), a deliberation ("I'll consider asking"), or a
+/// need ("I'll just need the dairy-free recipe"). The last four were found in assistant chats
+/// (LongMemEval-S haystack sessions, issue 5). No cue found: `None` (capture's reading
+/// stands), unless every sentence is a question. The caller keeps every commitment that names a due
 /// time in the future.
 pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
     use super::words::{find_all, is_boundary, mask_annotations, tokenize};
     let masked = mask_annotations(text);
     let w = tokenize(&masked);
+    let sentences = super::words::sentences(&masked, &w);
+    // Whether each sentence ends in a question mark. A masked annotation ends a sentence with
+    // a full stop of its own ("this weekend [2023-09-02 – 2023-09-03], given the forecast?"):
+    // that sentence ends where the next one does.
+    let mut questions = vec![false; sentences.len()];
+    for k in (0..sentences.len()).rev() {
+        let last = w.get(sentences[k].end - 1);
+        let masked_stop = last.is_some_and(|x| text.as_bytes().get(x.span.start) == Some(&b'['));
+        questions[k] = if masked_stop {
+            questions.get(k + 1).copied().unwrap_or(false)
+        } else {
+            last.is_some_and(|x| x.low == "?")
+        };
+    }
+    let asks = |at: usize| {
+        sentences
+            .iter()
+            .position(|s| s.contains(&at))
+            .is_some_and(|k| questions[k])
+    };
     let mut reason = None;
+    let mut cues = 0;
     for cue in PROMISE_CUES {
         for (start, end) in find_all(&w, cue) {
+            cues += 1;
             let mut c = start;
             while c > 0 && !is_boundary(&w[c - 1]) {
                 c -= 1;
@@ -383,8 +520,35 @@ pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
             {
                 v += n;
             }
-            let after = &w[v..stop];
-            let why = if *cue == "let me" && w.get(end).is_some_and(|x| x.low == "know") {
+            // "I'll make sure to update my software": likewise.
+            if let Some(n) = MAKE_SURE
+                .iter()
+                .find(|p| super::words::matches_at(&w, v, p))
+                .map(|p| p.split(' ').count())
+            {
+                v += n;
+            }
+            let after = &w[v.min(stop)..stop];
+            let taken_up = after
+                .iter()
+                .position(|x| !TAKE_UP.contains(&x.low.as_str()));
+            let points_at_listener = taken_up.is_some_and(|i| {
+                i > 0
+                    && after.get(i).is_some_and(|x| {
+                        ANAPHORS.contains(&x.low.as_str())
+                            || (YOUR.contains(&x.low.as_str())
+                                && after
+                                    .get(i + 1)
+                                    .is_some_and(|n| SUGGESTIONS.contains(&n.low.as_str())))
+                    })
+            }) || (after
+                .first()
+                .is_some_and(|x| TAKE_UP.contains(&x.low.as_str()))
+                && YOU_SAID.iter().any(|p| !find_all(after, p).is_empty()));
+            let why = if asks(start) {
+                // "Can you help me make a checklist of the documents I need to gather?"
+                QUESTION
+            } else if *cue == "let me" && w.get(end).is_some_and(|x| x.low == "know") {
                 // "Let me know if you need any help": the listener is asked, the user promises
                 // nothing.
                 "a request to the listener, not a promise"
@@ -404,11 +568,46 @@ pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
                     && after
                         .get(1)
                         .is_some_and(|x| STATES.contains(&x.low.as_str())))
+                // "I'll have a safe trip": a wish for oneself.
+                || (after.first().is_some_and(|x| x.low == "have")
+                    && after
+                        .iter()
+                        .take(3)
+                        .any(|x| STATES.contains(&x.low.as_str())))
                 || after.iter().any(|x| EXPERIENCES.contains(&x.low.as_str()))
             {
                 "a prediction, not a promise"
+            } else if points_at_listener {
+                "taking up the listener's suggestion, with nothing named to do"
+            } else if DELIBERATING
+                .iter()
+                .any(|p| super::words::matches_at(&w, v, p))
+            {
+                "a deliberation, not a promise"
+            } else if after
+                .first()
+                .is_some_and(|x| WANTING.contains(&x.low.as_str()))
+                && !after
+                    .get(1)
+                    .is_some_and(|x| matches!(x.low.as_str(), "to" | "att" | "at"))
+            {
+                "a need or a want, not a task"
             } else if NOT_A_TASK.iter().any(|p| super::words::matches_at(&w, v, p))
                 || after.iter().any(|x| AIMS.contains(&x.low.as_str()))
+                // "I'll do my best to make you proud": a feeling aimed at, not a task.
+                || (after.first().is_some_and(|x| matches!(x.low.as_str(), "make" | "göra" | "gøre"))
+                    && after.get(1).is_some_and(|x| {
+                        matches!(
+                            x.low.as_str(),
+                            "you" | "him" | "her" | "them" | "us" | "everyone" | "dig" | "honom"
+                                | "henne" | "dem" | "oss" | "alla" | "ham" | "hende" | "os" | "alle"
+                        )
+                    })
+                    && after
+                        .get(2)
+                        .is_some_and(|x| STATES.contains(&x.low.as_str())))
+                // "I need to get back on track": an aim.
+                || !find_all(after, "on track").is_empty()
                 // "I'm gonna make it!": an outcome, where "make it to the party" is a plan.
                 || (super::words::matches_at(&w, v, "make it") && v + 2 >= stop)
             {
@@ -421,109 +620,60 @@ pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
             reason.get_or_insert(why);
         }
     }
+    // No cue, and every sentence asks ("Since we're planning to camp, do you have any
+    // suggestions?"): the words ask the listener for something and promise nothing.
+    if cues == 0 && !questions.is_empty() && questions.iter().all(|q| *q) {
+        return Some(QUESTION);
+    }
     reason
 }
 
 /// Whether a commitment episode (its words `text`, said at `said_at`, UTC RFC 3339) becomes an
 /// open item, given the end of the due time its words name (`due_end`, as stored): not when
 /// that time is over before the words were said ("I'll always remember our trip last year":
-/// a memory, not a promise), nor, when no due time is named, when [`not_a_commitment`] finds
-/// only social formulas, predictions or feelings. Errors: a stored time that does not parse.
+/// a memory, not a promise), nor when its words only ask the listener something (whatever
+/// time they name), nor, when no due time is named, when [`not_a_commitment`] finds only
+/// social formulas, predictions, feelings, deliberations or a suggestion taken up with nothing
+/// named. Errors: a stored time that does not parse.
 pub(crate) fn is_open_item(text: &str, said_at: &str, due_end: Option<&str>) -> Result<bool> {
+    let reason = not_a_commitment(text);
+    // A question promises nothing, whatever time it names ("Can we meet on Friday?").
+    if reason == Some(QUESTION) {
+        return Ok(false);
+    }
     match due_end {
         Some(end) => Ok(parse_fixed(end)?.to_utc() > parse_utc(said_at)?),
-        None => Ok(not_a_commitment(text).is_none()),
+        None => Ok(reason.is_none()),
     }
 }
 
-/// Words that report something as done ("I sent the proposal", "jag har skickat", "sendt").
-const DONE_CUES: &[&str] = &[
-    "sent",
-    "did",
-    "done",
-    "finished",
-    "called",
-    "booked",
-    "paid",
-    "fixed",
-    "submitted",
-    "delivered",
-    "completed",
-    "skickade",
-    "skickat",
-    "gjorde",
-    "gjort",
-    "klart",
-    "klar",
-    "ringde",
-    "ringt",
-    "bokade",
-    "bokat",
-    "betalade",
-    "betalat",
-    "fixade",
-    "fixat",
-    "sendte",
-    "sendt",
-    "færdig",
-    "ringede",
-    "ringet",
-    "bookede",
-    "booket",
-    "betalte",
-    "betalt",
-    "fiksede",
-    "fikset",
-    "afleverede",
-];
-
-/// Content words of a text, cut to their first five letters (a crude stem that joins
-/// "proposal"/"proposals", "skickar"/"skickade").
-fn stems(text: &str) -> Vec<String> {
-    super::words::tokenize(text)
-        .into_iter()
-        .filter(|w| !w.punct && w.low.chars().count() >= 4)
-        .map(|w| w.low.chars().take(5).collect())
-        .collect()
-}
-
-/// Marks done the open items an episode of the user reports as done: a completion word
-/// ("sent", "skickade", "sendt") and at least two content words shared with the
-/// commitment (one when the commitment has only one or two), said after it. Returns how
-/// many were closed. Questions and hedges close nothing.
+/// Marks done the open items an episode of the user reports as done, said after their
+/// commitment: the user says the commitment's own verb in the past or perfect tense, or a
+/// completion word, about its object, and nothing in the episode says it is not done
+/// ([`super::done::Report::closes`], issue 5). Returns how many were closed. Questions,
+/// hedges, negations ("I still haven't sent it"), the future and someone else's act close
+/// nothing.
 pub(crate) fn close_reported(
     tx: &Transaction<'_>,
     text: &str,
     said_at: &str,
     now: &str,
 ) -> Result<usize> {
-    let words = super::words::tokenize(text);
-    let reports_done = words.iter().any(|w| DONE_CUES.contains(&w.low.as_str()));
-    // "I'll call the plumber when I'm done" still promises; it reports nothing done.
-    let future = words.iter().any(|w| {
-        matches!(
-            w.low.as_str(),
-            "will" | "shall" | "going" | "ska" | "skall" | "skal"
-        )
-    });
-    if !reports_done || future || super::facts::is_hedged(&words) {
+    let report = super::done::Report::read(text);
+    if !report.reports_done() {
         return Ok(0);
     }
-    let report = stems(text);
     let open: Vec<(i64, String)> = {
         let mut stmt = tx.prepare(
             "SELECT o.id, e.text FROM open_items o JOIN episodes e ON e.id = o.episode_id
-             WHERE o.status = 'open' AND e.occurred_at < ?1",
+             WHERE o.status = 'open' AND o.withdrawn_at IS NULL AND e.occurred_at < ?1",
         )?;
         let rows = stmt.query_map([said_at], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     let mut closed = 0;
     for (id, commitment) in open {
-        let wanted = stems(&commitment);
-        let shared = wanted.iter().filter(|s| report.contains(s)).count();
-        let needed = if wanted.len() <= 2 { 1 } else { 2 };
-        if shared >= needed {
+        if report.closes(&commitment) {
             closed += tx.execute(
                 "UPDATE open_items SET status = 'done', done_at = ?2 WHERE id = ?1",
                 params![id, now],
@@ -753,6 +903,86 @@ mod tests {
     )]
     #[case::anaphoric("I'll do that.", "no task in its words")]
     #[case::anaphoric_da("Det skal jeg nok gøre.", "no task in its words")]
+    // Assistant chats (LongMemEval-S haystack sessions, issue 5).
+    #[case::question(
+        "Can you help me make a checklist of the documents I need to gather for the bank?",
+        QUESTION
+    )]
+    #[case::question_need("Do I need to provide the same documents?", QUESTION)]
+    #[case::question_no_cue(
+        "Since we're planning to spend a lot of time outdoors, do you have any suggestions?",
+        QUESTION
+    )]
+    #[case::question_sv("Måste jag ta med passet?", QUESTION)]
+    #[case::question_dated(
+        "How can I determine the best route for my 40-mile ride this weekend [2023-09-02 – 2023-09-03], given the weather forecast?",
+        QUESTION
+    )]
+    #[case::take_up_these(
+        "I'll check out these options.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::take_up_some_of_those(
+        "I'll definitely check out some of those online communities and forums.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::take_up_one_of(
+        "I'll check out one of those gyms.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::take_up_sv(
+        "Jag ska kolla in dem.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::take_up_da(
+        "Jeg skal nok kigge på dem.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::consider(
+        "I'll also consider asking my friends.",
+        "a deliberation, not a promise"
+    )]
+    #[case::consider_sv("Jag ska fundera på saken.", "a deliberation, not a promise")]
+    #[case::need_thing(
+        "I'm lactose intolerant, so I'll just need the dairy-free recipe.",
+        "a need or a want, not a task"
+    )]
+    #[case::relieved(
+        "I'm relieved to hear that I'll have access to power outlets.",
+        "a prediction, not a promise"
+    )]
+    #[case::chance(
+        "There's definitely a chance I'll be visiting Ireland again.",
+        "a prediction, not a promise"
+    )]
+    #[case::safe_trip("I'll make sure to have a safe trip!", "a prediction, not a promise")]
+    #[case::make_sure_remember(
+        "I'll make sure to remember this.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::on_track(
+        "I need to get back on track with my daily step goal.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::see_you_around("I'll see you around!", "a social formula")]
+    #[case::thoughts("I'll let you know my thoughts.", "a social formula")]
+    #[case::you_mentioned(
+        "Anyway, I'll definitely check out some of the other venues you mentioned.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::du_naemnde(
+        "Jag ska kolla in sidan du nämnde.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::your_tips(
+        "I'll definitely try your tips.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::make_you_proud(
+        "I'll do my best to make you proud!",
+        "continuing or feeling, not a task"
+    )]
+    #[case::make_them_happy_sv("Jag ska göra dem glada.", "continuing or feeling, not a task")]
     fn no_open_item_from(#[case] text: &str, #[case] why: &str) {
         assert_eq!(not_a_commitment(text), Some(why), "`{text}`");
     }
@@ -774,6 +1004,23 @@ mod tests {
     #[case::take_a_shot("I'm gonna take a shot at starting my own business.")]
     #[case::vid("I'll send you a vid.")]
     #[case::later("Sure, I will send it to you later.")]
+    // Assistant chats: a named task stays one, next to a question or after "make sure to".
+    #[case::task_then_question(
+        "I'll need to schedule an appointment at the DMV. Can you tell me what to bring?"
+    )]
+    #[case::make_sure_task("I'll make sure to use 2FA and update my software.")]
+    #[case::named_object("I'll take a look at the official Fitbit screen protectors.")]
+    #[case::named_show("I'll definitely give The Good Place a try.")]
+    #[case::add_it("I'll definitely add it to my list.")]
+    #[case::need_to("I need to update my name with the bank as well.")]
+    #[case::ask_friends("I'll ask my friends if they know a good electrician.")]
+    #[case::track_verb("I'll track my expenses every week.")]
+    #[case::let_you_know_flight("I'll let you know my flight number.")]
+    // A two-person chat (LoCoMo conv-30): the listener's own thing, a real promise.
+    #[case::have_to_look_into_named("I'll have to look into shelters near me soon.")]
+    #[case::you_mentioned_but_own_task("I'll call the dentist you mentioned on Monday.")]
+    #[case::watch_your_routine("Yeah, Jon, I'll watch your routine! So proud of you!")]
+    #[case::make_dinner("I'll make a good dinner for the team on Friday.")]
     fn open_item_from(#[case] text: &str) {
         assert_eq!(
             not_a_commitment(text),
@@ -804,5 +1051,23 @@ mod tests {
             "a due time ahead keeps the commitment, whatever its words"
         );
         assert!(!is_open_item("I'll keep you posted.", said, None).unwrap());
+        assert!(
+            !is_open_item(
+                "Do I need to renew my passport by Friday?",
+                said,
+                Some("2023-05-13T00:00:00+00:00")
+            )
+            .unwrap(),
+            "a question promises nothing, whatever time it names"
+        );
+        assert!(
+            is_open_item(
+                "I'll renew my passport by Friday. Is that enough time?",
+                said,
+                Some("2023-05-13T00:00:00+00:00")
+            )
+            .unwrap(),
+            "a promise next to a question stays"
+        );
     }
 }

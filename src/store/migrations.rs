@@ -373,4 +373,6 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("migration_11_retracted.sql"),
     // 12: ids are never reused after a forget; see the file.
     include_str!("migration_12_id_high_water.sql"),
+    // 13: open items withdrawn when the rules no longer derive them; see the file.
+    include_str!("migration_13_open_item_withdrawn.sql"),
 ];

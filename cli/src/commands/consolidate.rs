@@ -29,10 +29,11 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         plural(r.summaries_written, "session summary", "session summaries"),
         r.unsupported_dropped,
     );
-    if r.open_items_done > 0 || r.open_items_redated > 0 {
+    if r.open_items_done > 0 || r.open_items_redated > 0 || r.open_items_withdrawn > 0 {
         println!(
-            "open items: {} reported done, {} given the due time their words name",
-            r.open_items_done, r.open_items_redated
+            "open items: {} reported done, {} given the due time their words name, {} withdrawn \
+             (the current rules no longer read a commitment in their words)",
+            r.open_items_done, r.open_items_redated, r.open_items_withdrawn
         );
     }
     for c in &r.commands {
