@@ -208,8 +208,16 @@ impl Engine {
         exclude: &[crate::model::MessageId],
     ) -> Result<Vec<crate::recall::RecallHit>> {
         // `threshold: None` is the loaded model's calibrated threshold, as `minne recall`.
+        // A topic forget lists rather than withholds (the user confirms item by item, and a
+        // memory left off the list survives the forget): no abstention, and retrievability and
+        // salience count in full, not gated by relevance as in recall's ranking.
         let q = crate::recall::RecallQuery {
             k: TOPIC_MAX + exclude.len() * 8,
+            weights: crate::recall::Weights {
+                gated: false,
+                ..crate::recall::Weights::default()
+            },
+            apply_abstention: false,
             ..crate::recall::RecallQuery::new(query)
         };
         let dense_floor = topic_dense_floor(self.embedder.model_id());

@@ -238,12 +238,14 @@ fn print_topic_relevances() {
                 retrievability: 0.0,
                 salience: 0.0,
                 person: 0.0,
+                gated: false,
             },
             ranking: Ranking {
                 context: 0.0,
                 neighbour: 0.0,
                 ..Ranking::default()
             },
+            apply_abstention: true,
         };
         println!("== {q}");
         for h in engine.recall(&query).unwrap() {

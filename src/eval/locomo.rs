@@ -164,6 +164,9 @@ pub fn evaluate(
             ids.join(", ")
         )));
     }
+    // With `MINNE_EVAL_EMBED_CACHE` set, a second run embeds nothing it has embedded before.
+    let embedder: Arc<dyn Embedder> =
+        Arc::new(super::embed_cache::CachedEmbedder::from_env(embedder)?);
     let mut outcomes: BTreeMap<String, Vec<Outcome>> = BTreeMap::new();
     // Diagnostics: `MINNE_EVAL_DUMP=FILE` appends one JSON line per question and system with
     // the evidence and the first 50 turns ranked, for reading where a ranking goes wrong.

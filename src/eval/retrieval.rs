@@ -40,6 +40,7 @@ pub fn systems() -> Vec<System> {
         retrievability: 0.0,
         salience: 0.0,
         person: 0.0,
+        gated: false,
     };
     vec![
         System {
@@ -183,6 +184,14 @@ pub fn ablations() -> Vec<System> {
             w,
         ),
         v(
+            "minne-kind-lift",
+            Ranking {
+                kind_lift: crate::recall::kinds::MEASURED_LIFT,
+                ..base
+            },
+            w,
+        ),
+        v(
             "minne-dense-message-0",
             Ranking {
                 dense_message: 0.0,
@@ -234,6 +243,39 @@ pub fn ablations() -> Vec<System> {
             "minne-no-abstain",
             Ranking {
                 abstain: None,
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-modifiers",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    modifiers: false,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-split-phrases",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    split_phrases: true,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-absent-share-1",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    absent_share: 1.0,
+                    ..crate::recall::AbstainRule::default()
+                }),
                 ..base
             },
             w,
@@ -342,6 +384,11 @@ pub fn ablations() -> Vec<System> {
             Weights { person: 0.3, ..w },
         ),
         v(
+            "minne-ungated",
+            Ranking { ..base },
+            Weights { gated: false, ..w },
+        ),
+        v(
             "minne-relevance-only",
             Ranking { ..base },
             Weights {
@@ -377,25 +424,23 @@ pub struct Outcome {
 
 /// Asks `text` of `engine` with `system`, without threshold, `DEPTH` episodes deep. Returns
 /// the ranking, the latency in milliseconds, and whether `system` would abstain (its
-/// [`crate::recall::AbstainRule`] on the query's focus), which the `_thresholded` metrics
-/// and the abstain rate count as an empty result.
+/// [`crate::recall::AbstainRule`], on the focus read as the product reads it), which the
+/// `_thresholded` metrics and the abstain rate count as an empty result.
 pub fn ask(engine: &Engine, text: &str, system: &System) -> Result<(Vec<RecallHit>, f64, bool)> {
     let query = RecallQuery {
         k: DEPTH,
         threshold: Some(f64::NEG_INFINITY),
         weights: system.weights,
-        ranking: Ranking {
-            abstain: None,
-            ..system.ranking
-        },
+        ranking: system.ranking,
+        apply_abstention: false,
         ..RecallQuery::new(text)
     };
     let explained = engine.recall_explained(&query, 0)?;
-    let abstained = system
-        .ranking
-        .abstain
-        .is_some_and(|rule| rule.decide(&explained.focus).is_some());
-    Ok((explained.hits, explained.took_ms, abstained))
+    Ok((
+        explained.hits,
+        explained.took_ms,
+        explained.abstained.is_some(),
+    ))
 }
 
 /// Ids best first, each once, with the best score among its episodes.

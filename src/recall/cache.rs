@@ -213,6 +213,7 @@ mod tests {
             answers_prev: false,
             asks_next: false,
             actor: "user".into(),
+            kind: crate::model::ActKind::Observation,
             participants: Vec::new(),
             occurred_at: chrono::DateTime::UNIX_EPOCH,
             stability: crate::model::Stability::new(1.0).unwrap(),

@@ -9,7 +9,8 @@
 //!   peanuts anymore": the retraction record that supersedes the fact rests on the retracting
 //!   episode, see `consolidate::ladder`), or
 //! - one is a `correction` or `retraction` (seed 004's act kinds) by the same speaker, said
-//!   later than the other, about the same thing: they share a content word.
+//!   later than the other, about the same thing: they share a content word, and both are
+//!   relevant to the question (each scores at least the model's calibrated threshold).
 
 use std::collections::HashSet;
 
@@ -50,14 +51,19 @@ pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i6
 }
 
 /// Whether `later` corrects or retracts `earlier`: said after it, by the same speaker, as a
-/// correction or retraction, sharing a content word (compared on their first five letters,
-/// a cheap stem: "koriander"/"korianderen", "allergy"/"allergic").
-fn corrects(later: &RecallHit, earlier: &RecallHit) -> bool {
+/// correction or retraction, both scoring at least `floor` (the model's calibrated threshold:
+/// a shared word alone pairs too much; on LongMemEval-S dev, where users often say
+/// "actually", corrections far down the ranking that shared any word with the best memory
+/// were moved before it in 7 of 62 questions), sharing a content word (compared on their
+/// first five letters, a cheap stem: "koriander"/"korianderen", "allergy"/"allergic").
+fn corrects(later: &RecallHit, earlier: &RecallHit, floor: f64) -> bool {
     let (l, e) = (&later.episode, &earlier.episode);
     if !matches!(l.kind, ActKind::Correction | ActKind::Retraction)
         || l.actor != e.actor
         || l.occurred_at <= e.occurred_at
         || l.id == e.id
+        || later.score < floor
+        || earlier.score < floor
     {
         return false;
     }
@@ -76,7 +82,7 @@ fn corrects(later: &RecallHit, earlier: &RecallHit) -> bool {
 /// Marks every disagreeing pair among `hits` (each hit's `conflict_with` gets the other's id)
 /// and moves the newer of each pair right before the older when it ranked below it.
 /// `pairs` are `(older, newer)` episode ids known to disagree (from [`fact_pairs`]).
-pub(crate) fn mark(hits: &mut Vec<RecallHit>, pairs: &[(i64, i64)]) {
+pub(crate) fn mark(hits: &mut Vec<RecallHit>, pairs: &[(i64, i64)], floor: f64) {
     let mut found: Vec<(EpisodeId, EpisodeId)> = Vec::new();
     for (old, new) in pairs {
         let has = |id: i64| hits.iter().any(|h| h.episode.id.0 == id);
@@ -86,7 +92,7 @@ pub(crate) fn mark(hits: &mut Vec<RecallHit>, pairs: &[(i64, i64)]) {
     }
     for later in hits.iter() {
         for earlier in hits.iter() {
-            if corrects(later, earlier) {
+            if corrects(later, earlier, floor) {
                 found.push((earlier.episode.id, later.episode.id));
             }
         }
@@ -114,5 +120,44 @@ pub(crate) fn mark(hits: &mut Vec<RecallHit>, pairs: &[(i64, i64)]) {
             let newer = hits.remove(n);
             hits.insert(o, newer);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recall::testing::hit;
+
+    /// An earlier statement (score 0.8) and a later correction by the same user that shares
+    /// "postgres" with it, with score `later_score`, the correction ranked second.
+    fn pair(later_score: f64) -> Vec<RecallHit> {
+        let earlier = hit(1, "We decided to use Postgres for billing.");
+        let mut later = hit(2, "Actually we switched from Postgres to MySQL.");
+        later.episode.kind = ActKind::Correction;
+        later.episode.occurred_at += chrono::Duration::days(3);
+        later.score = later_score;
+        vec![earlier, later]
+    }
+
+    #[test]
+    fn a_relevant_correction_is_paired_and_leads() {
+        // 0.35 clears a threshold of 0.3: about what was asked, so it corrects and goes first.
+        let mut hits = pair(0.35);
+        mark(&mut hits, &[], 0.3);
+        let ids: Vec<i64> = hits.iter().map(|h| h.episode.id.0).collect();
+        assert_eq!(ids, vec![2, 1], "the newer word on the matter leads");
+        assert_eq!(hits[0].conflict_with, vec![EpisodeId(1)]);
+        assert_eq!(hits[1].conflict_with, vec![EpisodeId(2)]);
+    }
+
+    #[test]
+    fn a_correction_under_the_threshold_is_not_paired() {
+        // 0.25 < 0.3: it shares a word but is not what the question is about; the ranking
+        // stays as scored (the LongMemEval finding in `corrects`' docs).
+        let mut hits = pair(0.25);
+        mark(&mut hits, &[], 0.3);
+        let ids: Vec<i64> = hits.iter().map(|h| h.episode.id.0).collect();
+        assert_eq!(ids, vec![1, 2]);
+        assert!(hits.iter().all(|h| h.conflict_with.is_empty()));
     }
 }

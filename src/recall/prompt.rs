@@ -63,15 +63,9 @@ pub fn block(hits: &[RecallHit]) -> String {
 
 /// Two memories that disagree, the older first:
 /// `- [in conflict, relevance 0.81] you said "…" on 2025-02-01, but "…" on 2025-03-15`.
-/// "you" is the user; anyone else is named. Dates are UTC days.
+/// "you" is the user ([`speaker`]). Dates are UTC days.
 pub fn conflict_line(older: &RecallHit, newer: &RecallHit) -> String {
-    let who = |h: &RecallHit| {
-        if h.episode.actor == "user" {
-            "you".to_string()
-        } else {
-            quote(&h.episode.actor)
-        }
-    };
+    let who = |h: &RecallHit| speaker(&h.episode.actor);
     let relevance = older
         .parts
         .relevance
@@ -92,7 +86,18 @@ pub fn conflict_line(older: &RecallHit, newer: &RecallHit) -> String {
     )
 }
 
-/// One memory: `- [12 days ago, relevance 0.81] Caroline said: "…"`.
+/// Who said a memory, as the block names them: "you" for the user (as seed 000's conflict
+/// line has it), "the assistant" for the assistant, anyone else by their name, quoted (a name
+/// is words from a conversation too).
+fn speaker(actor: &str) -> String {
+    match actor {
+        "user" => "you".to_string(),
+        "assistant" => "the assistant".to_string(),
+        other => quote(other),
+    }
+}
+
+/// One memory: `- [12 days ago, relevance 0.81] you said: "…"` (or `"Caroline" said: "…"`).
 pub fn line(h: &RecallHit) -> String {
     let days = h.age_days.max(0.0).round() as i64;
     let age = match days {
@@ -103,14 +108,14 @@ pub fn line(h: &RecallHit) -> String {
     format!(
         "- [{age}, relevance {:.2}] {} said: {}",
         h.parts.relevance.clamp(0.0, 1.0),
-        quote(&h.episode.actor),
+        speaker(&h.episode.actor),
         memory(&h.episode.text)
     )
 }
 
 /// A memory's words quoted: at most [`MAX_QUOTED_CHARS`] characters, the last of them `…`
 /// when cut, followed (outside the quote) by a note of how many were left out.
-fn memory(text: &str) -> String {
+pub(crate) fn memory(text: &str) -> String {
     let total = text.chars().count();
     if total <= MAX_QUOTED_CHARS {
         return quote(text);
@@ -132,44 +137,29 @@ fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::episodes::EpisodeView;
-    use crate::model::{ActKind, EpisodeId, MessageId, Role, Salience, SessionId, Stability};
-    use crate::recall::ScoreParts;
+    use crate::recall::testing::hit;
 
-    fn hit(id: i64, text: &str) -> RecallHit {
-        RecallHit {
-            episode: EpisodeView {
-                id: EpisodeId(id),
-                actor: "user".into(),
-                role: Role::User,
-                kind: ActKind::Observation,
-                text: text.into(),
-                salience: Salience::clamped(0.5),
-                stability_days: Stability::new(10.0).expect("positive days"),
-                retrievability: 0.9,
-                occurred_at: chrono::DateTime::from_timestamp(1_780_000_000, 0).expect("a time"),
-                event_time: None,
-                participants: Vec::new(),
-                session_id: SessionId(1),
-                session_external_id: "s".into(),
-                message_id: MessageId(id),
-                message_external_id: None,
-                source: "test".into(),
-                span: (0, text.len()),
-            },
-            score: 0.8,
-            parts: ScoreParts {
-                similarity: 0.8,
-                lexical: 0.5,
-                relevance: 0.8,
-                from_neighbour: false,
-                retrievability: 0.9,
-                salience: 0.5,
-                person_match: false,
-            },
-            age_days: 3.0,
-            conflict_with: Vec::new(),
-        }
+    #[test]
+    fn a_line_names_the_user_as_you_like_the_conflict_line() {
+        // A tester saw `"user" said:` on one line and "you said" on the conflict line of
+        // the same block: both now say "you"; the assistant and other people are named.
+        let mut h = hit(1, "I live in Tartu.");
+        assert_eq!(
+            line(&h),
+            "- [3 days ago, relevance 0.80] you said: \"I live in Tartu.\""
+        );
+        h.episode.actor = "assistant".into();
+        assert!(
+            line(&h).contains("] the assistant said: \"I live"),
+            "{}",
+            line(&h)
+        );
+        h.episode.actor = "Caroline".into();
+        assert!(
+            line(&h).contains("] \"Caroline\" said: \"I live"),
+            "{}",
+            line(&h)
+        );
     }
 
     #[test]
