@@ -52,11 +52,21 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let pending = engine.capture_status(0)?.embeddings_pending;
     if pending > 0 {
         eprintln!(
-            "Embedding {} with {} first…",
+            "Embedding {} with {} first (they have no vector from this model yet: new, or stored \
+             under another model or model version); this is done once…",
             crate::output::plural(pending, "episode", "episodes"),
             engine.model_id()
         );
-        engine.embed_pending(&mut |_| {})?;
+        // A bar on a terminal, lines otherwise: after a model change a large store takes
+        // minutes, and silence would look like a hang.
+        let mut progress = crate::progress::Progress::stderr("recall");
+        let done = engine.embed_pending(&mut |p| {
+            if let minne::import::ImportProgress::Embedded { done, total } = p {
+                progress.advance("embedding", "episodes", done as u64, total as u64);
+            }
+        });
+        progress.finish();
+        done?;
     }
     let query = RecallQuery {
         k: usize::from(args.k),
