@@ -191,9 +191,10 @@ impl Engine {
     }
 
     /// The episodes about `query`, best match first: the episodes recall itself finds for
-    /// `query` (its own ranking, weights and the model's calibrated threshold,
-    /// [`crate::recall::default_threshold_for`], so the list is what `minne recall` shows and
-    /// `recall --explain` says why), except those whose relevance came only from a
+    /// `query` (its own ranking and the model's calibrated threshold,
+    /// [`crate::recall::default_threshold_for`], so `recall --explain` says why), never
+    /// abstaining and with retrievability and salience counted in full rather than gated by
+    /// relevance (a forget lists rather than withholds), except those whose relevance came only from a
     /// neighbouring turn (that turn is about the topic, not this one), and only those sharing
     /// a content word with the query or at least [`topic_dense_floor`] close in meaning; at
     /// most [`TOPIC_MAX`]. Episodes of the messages in `exclude` are left out (a forget

@@ -88,12 +88,15 @@ fn ids_stay_unique_after_a_forget_on_a_database_made_before_migration_12() {
             ],
         );
     }
-    // Turn the file back into what schema 11 made: no high-water table, no triggers.
+    // Turn the file back into what schema 11 made: no high-water table, no triggers, and
+    // none of the later migrations' columns (13: withdrawn open items).
     let (episodes_before, fts_before) = {
         let conn = rusqlite::Connection::open(&db).unwrap();
         conn.execute_batch(
             "DROP TRIGGER episodes_id_high_water; DROP TRIGGER sessions_id_high_water;
              DROP TRIGGER messages_id_high_water; DROP TABLE id_high_water;
+             ALTER TABLE open_items DROP COLUMN withdrawn_at;
+             ALTER TABLE open_items DROP COLUMN user_set_at;
              PRAGMA user_version = 11;",
         )
         .unwrap();
@@ -232,10 +235,17 @@ fn a_topic_forget_under_e5_takes_what_recall_finds_and_not_what_it_leaves_out() 
         .iter()
         .map(|e| e.id.0)
         .collect();
-    // What `minne recall` itself returns for the query, with its own threshold for e5.
+    // What `minne recall` itself finds for the query, with its own threshold for e5, weighed
+    // as a topic forget weighs (no abstention; retrievability and salience in full, so the
+    // list errs toward listing: src/forget.rs, `topic_episodes`).
     let recalled: Vec<i64> = engine
         .recall(&RecallQuery {
             k: 500,
+            weights: minne::recall::Weights {
+                gated: false,
+                ..minne::recall::Weights::default()
+            },
+            apply_abstention: false,
             ..RecallQuery::new(query)
         })
         .unwrap()
