@@ -423,6 +423,39 @@ const FRAME_WORDS: &[&str] = &[
     "items",
     "option",
     "options",
+    // English: general classes ("which *food* allergy", "what *sport* do I play"): a stored
+    // instance ("peanuts", "padel") answers them, and a class word is never the entity a
+    // question was changed in (LongMemEval's `_abs` questions swap specific entities)
+    "food",
+    "foods",
+    "drink",
+    "drinks",
+    "dish",
+    "meal",
+    "animal",
+    "animals",
+    "pet",
+    "pets",
+    "sport",
+    "sports",
+    "hobby",
+    "hobbies",
+    "activity",
+    "activities",
+    "game",
+    "games",
+    "genre",
+    "place",
+    "places",
+    "city",
+    "country",
+    "colour",
+    "color",
+    "language",
+    "brand",
+    "device",
+    "person",
+    "people",
     // English: time
     "day",
     "days",
@@ -466,6 +499,13 @@ const FRAME_WORDS: &[&str] = &[
     "sorts",
     "slags",
     "verktyg",
+    "mat",
+    "dryck",
+    "djur",
+    "husdjur",
+    "stad",
+    "färg",
+    "språk",
     "totalt",
     "sammanlagt",
     "senast",
@@ -495,6 +535,11 @@ const FRAME_WORDS: &[&str] = &[
     "idag",
     // Danish
     "værktøj",
+    "mad",
+    "dyr",
+    "kæledyr",
+    "farve",
+    "sprog",
     "sidste",
     "første",
     "anden",
@@ -742,6 +787,15 @@ const SUBJECTS_EN: &[&str] = &["i", "we", "you", "he", "she", "they"];
 /// English forms of "be" after which a word is a participle in a verb's place ("were
 /// *released*", "was *born*").
 const BE_EN: &[&str] = &["was", "were", "been", "be", "being"];
+/// English auxiliaries that a question puts before its subject ("should the cake avoid").
+const AUX_EN: &[&str] = &[
+    "do", "does", "did", "should", "would", "could", "can", "will", "shall", "must", "may",
+    "might", "has", "have", "had",
+];
+/// Words that open an English noun phrase (a subject after an auxiliary).
+const DETERMINERS_EN: &[&str] = &[
+    "the", "a", "an", "my", "your", "our", "his", "her", "their", "this", "that",
+];
 /// Swedish and Danish subject pronouns: a question puts the verb before them ("*spelar*
 /// jag", "*bruger* vi"), a statement after ("vi *bruger*").
 const SUBJECTS_NORDIC: &[&str] = &[
@@ -770,6 +824,14 @@ pub fn verb_slots(text: &str) -> Vec<String> {
         let before_verb = [SUBJECTS_EN, SUBJECTS_NORDIC, BE_EN];
         if before_verb.iter().any(|list| list.contains(&w.as_str())) {
             verbs.extend(at(Some(i + 1)));
+        }
+        // "should the cake *avoid*", "did the doctor *say*": an auxiliary, its subject (a
+        // determiner or possessive and one word), then the verb.
+        if AUX_EN.contains(&w.as_str())
+            && at(Some(i + 1)).is_some_and(|d| DETERMINERS_EN.contains(&d.as_str()))
+            && at(Some(i + 2)).is_some()
+        {
+            verbs.extend(at(Some(i + 3)));
         }
         if SUBJECTS_NORDIC.contains(&w.as_str()) {
             verbs.extend(at(i.checked_sub(1)));
@@ -1338,6 +1400,18 @@ mod tests {
         // A noun next to no subject pronoun is no verb; punctuation breaks the slot.
         assert!(verb_slots("How many Italian restaurants?").is_empty());
         assert_eq!(verb_slots("Italian, I think"), s(&["think"]));
+        // An auxiliary, a determined subject, then the verb.
+        assert_eq!(
+            verb_slots("Which food allergy should the cake avoid?"),
+            s(&["avoid"])
+        );
+        assert_eq!(
+            verb_slots("What did the doctor say about my knee?"),
+            s(&["say"])
+        );
+        // A general class is a frame word, never the focus: "which food allergy" asks which
+        // allergy, and a stored "peanuts" answers it.
+        assert!(focus_candidates(&s(&["food", "sport", "italian"])) == s(&["italian"]));
         // A form of "be" puts a participle in a verb's place ("were *released*").
         assert_eq!(
             verb_slots("How many copies were released worldwide?"),
