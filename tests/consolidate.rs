@@ -7,39 +7,16 @@
 
 mod common;
 
-use common::consolidation::{day, say, with};
+use common::consolidation::{day, embedder, import_turns, open, say, with};
 
-use std::path::Path;
-use std::sync::{Arc, OnceLock};
-
-use chrono::{Duration, FixedOffset, TimeZone, Utc};
-use minne::clock::{Clock, FixedClock};
+use chrono::{Duration, FixedOffset, TimeZone};
+use minne::clock::Clock;
 use minne::consolidate::{Confidence, FactStatus, FactView};
-use minne::embed::Embedder;
 use minne::forget::ForgetScope;
 use minne::import::{NewMessage, NewSession};
 use minne::model::Role;
 use minne::{ContextName, Engine};
 use proptest::prelude::*;
-
-fn embedder() -> Arc<dyn Embedder> {
-    static E: OnceLock<Arc<dyn Embedder>> = OnceLock::new();
-    E.get_or_init(common::real_embedder).clone()
-}
-
-fn open(data: &Path) -> (Engine, Arc<FixedClock>) {
-    let clock = Arc::new(FixedClock::new(
-        Utc.with_ymd_and_hms(2026, 1, 5, 8, 0, 0).unwrap(),
-    ));
-    let engine = Engine::open(
-        data,
-        &ContextName::new("personal").unwrap(),
-        embedder(),
-        clock.clone(),
-    )
-    .unwrap();
-    (engine, clock)
-}
 
 fn active_value(engine: &Engine, attribute: &str) -> Option<String> {
     let facts = engine.facts(false).unwrap();
@@ -802,46 +779,13 @@ fn quoted_words_wait_for_review_until_the_user_says_them_outright() {
     );
 }
 
-/// Imports one session as [`say`] does, without consolidating again, and returns what the
-/// import reported.
-fn say_reported(
-    engine: &mut Engine,
-    clock: &FixedClock,
-    key: &str,
-    turns: &[(Role, i64, &str)],
-) -> minne::import::ImportReport {
-    let messages: Vec<NewMessage> = turns
-        .iter()
-        .enumerate()
-        .map(|(i, (role, d, text))| NewMessage {
-            external_id: Some(format!("{key}-m{i}")),
-            role: *role,
-            actor: role.as_str().to_string(),
-            text: text.to_string(),
-            sent_at: day(*d) + Duration::seconds(i as i64 * 10),
-        })
-        .collect();
-    let last = messages.iter().map(|m| m.sent_at.to_utc()).max().unwrap();
-    clock.set(clock.now().max(last) + Duration::minutes(5));
-    engine
-        .import_sessions(
-            &[NewSession {
-                key: key.to_string(),
-                messages,
-            }],
-            "test",
-            &mut |_| {},
-        )
-        .unwrap()
-}
-
 #[test]
 fn commands_in_conversation_act_at_once_and_the_capture_reports_each() {
     use minne::consolidate::CommandKind;
     let dir = common::tempdir();
     let (mut engine, clock) = open(dir.path());
     say(&mut engine, &clock, "s1", &[(U, 0, "My name is Alice.")]);
-    let report = say_reported(
+    let report = import_turns(
         &mut engine,
         &clock,
         "s2",

@@ -8,35 +8,11 @@
 
 mod common;
 
-use common::consolidation::say;
+use common::consolidation::{open, say};
 
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
 
-use chrono::{TimeZone, Utc};
-use minne::clock::FixedClock;
-use minne::embed::Embedder;
 use minne::model::Role::User as U;
-use minne::{ContextName, Engine};
-
-fn embedder() -> Arc<dyn Embedder> {
-    static E: OnceLock<Arc<dyn Embedder>> = OnceLock::new();
-    E.get_or_init(common::real_embedder).clone()
-}
-
-fn open(data: &Path) -> (Engine, Arc<FixedClock>) {
-    let clock = Arc::new(FixedClock::new(
-        Utc.with_ymd_and_hms(2026, 1, 5, 8, 0, 0).unwrap(),
-    ));
-    let engine = Engine::open(
-        data,
-        &ContextName::new("personal").unwrap(),
-        embedder(),
-        clock.clone(),
-    )
-    .unwrap();
-    (engine, clock)
-}
 
 /// The status of the open item `commitment` makes once `report` is said two days later:
 /// `None` when capture and consolidation make no single open item of the commitment.

@@ -1,12 +1,38 @@
-//! The consolidation tests' calendar and conversation helpers (tests/consolidate.rs,
-//! tests/consolidate_status.rs).
+//! The consolidation tests' store, calendar and conversation helpers (tests/consolidate.rs,
+//! tests/consolidate_status.rs, tests/open_items_done.rs).
 
-use chrono::{DateTime, Duration, FixedOffset, TimeZone};
-use minne::Engine;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
 use minne::clock::{Clock, FixedClock};
 use minne::consolidate::FactView;
-use minne::import::{NewMessage, NewSession};
+use minne::embed::Embedder;
+use minne::import::{ImportReport, NewMessage, NewSession};
 use minne::model::Role;
+use minne::{ContextName, Engine};
+
+/// One real model for every test of a file (loading it per test would only cost time).
+pub fn embedder() -> Arc<dyn Embedder> {
+    static E: OnceLock<Arc<dyn Embedder>> = OnceLock::new();
+    E.get_or_init(super::real_embedder).clone()
+}
+
+/// The context `personal` in `data`, with a clock at 2026-01-05 08:00 UTC (an hour before
+/// [`day`] 0).
+pub fn open(data: &Path) -> (Engine, Arc<FixedClock>) {
+    let clock = Arc::new(FixedClock::new(
+        Utc.with_ymd_and_hms(2026, 1, 5, 8, 0, 0).unwrap(),
+    ));
+    let engine = Engine::open(
+        data,
+        &ContextName::new("personal").unwrap(),
+        embedder(),
+        clock.clone(),
+    )
+    .unwrap();
+    (engine, clock)
+}
 
 /// Day `d` of the test calendar: Monday 5 January 2026 09:00 at UTC+01:00, plus `d` days.
 pub fn day(d: i64) -> DateTime<FixedOffset> {
@@ -20,6 +46,18 @@ pub fn day(d: i64) -> DateTime<FixedOffset> {
 /// Imports one session `key` of (role, day, text), ten seconds apart, and consolidates, with
 /// the clock five minutes after its last message.
 pub fn say(engine: &mut Engine, clock: &FixedClock, key: &str, turns: &[(Role, i64, &str)]) {
+    import_turns(engine, clock, key, turns);
+    engine.consolidate().unwrap();
+}
+
+/// Imports one session as [`say`] does, without consolidating again, and returns what the
+/// import reported.
+pub fn import_turns(
+    engine: &mut Engine,
+    clock: &FixedClock,
+    key: &str,
+    turns: &[(Role, i64, &str)],
+) -> ImportReport {
     let messages: Vec<NewMessage> = turns
         .iter()
         .enumerate()
@@ -42,8 +80,7 @@ pub fn say(engine: &mut Engine, clock: &FixedClock, key: &str, turns: &[(Role, i
             "test",
             &mut |_| {},
         )
-        .unwrap();
-    engine.consolidate().unwrap();
+        .unwrap()
 }
 
 /// The facts of `attribute`.

@@ -362,7 +362,8 @@ pub fn recall(s: &mut State, args: RecallArgs) -> anyhow::Result<Reply> {
         threshold: Some(threshold),
         ..RecallQuery::new(args.query)
     };
-    let hits = s.engine.recall(&query)?;
+    let explained = s.engine.recall_explained(&query, 0)?;
+    let hits = explained.hits;
     Ok(match args.format.unwrap_or_default() {
         RecallFormat::Prompt => Reply::Text(prompt::block(&hits)),
         RecallFormat::Items => {
@@ -372,10 +373,18 @@ pub fn recall(s: &mut State, args: RecallArgs) -> anyhow::Result<Reply> {
                 "hits": hits.iter().map(output::hit_json).collect::<Vec<_>>(),
             });
             if hits.is_empty() {
-                out["note"] = json!(format!(
-                    "Nothing in `{}` is relevant enough (threshold {threshold:.2}): no memory is better than an irrelevant one.",
-                    s.engine.context()
-                ));
+                out["note"] = json!(match &explained.abstained {
+                    // Candidates cleared the threshold, but the memories do not hold what the
+                    // question asks about.
+                    Some(why) => format!(
+                        "Nothing in `{}` answers this: {why}. No memory is better than a wrong one.",
+                        s.engine.context()
+                    ),
+                    None => format!(
+                        "Nothing in `{}` is relevant enough (threshold {threshold:.2}): no memory is better than an irrelevant one.",
+                        s.engine.context()
+                    ),
+                });
             }
             Reply::Json(out)
         }
