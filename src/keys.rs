@@ -36,6 +36,7 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Once;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
@@ -623,10 +624,28 @@ fn split_path(path: &Path) -> Result<(String, PathBuf)> {
     Ok((context, data_dir))
 }
 
+/// Opens a connection once SQLite and SQLCipher are wholly initialised.
+///
+/// `sqlite3_initialize` marks SQLite initialised and only then, outside its lock, runs
+/// SQLCipher's `sqlcipher_extra_init`, which registers the codec. A second thread opening in
+/// that window sees an initialised SQLite without a codec, and its `PRAGMA key` fails with
+/// "PRAGMA key requires a key…" (seen in CI: two threads of one process opening their first
+/// contexts together). Running the first initialisation under a [`Once`] closes the window:
+/// every other opener waits until the codec is in place.
+fn connect(path: &Path, flags: OpenFlags) -> Result<Connection> {
+    static READY: Once = Once::new();
+    READY.call_once(|| {
+        // Opening any connection runs `sqlite3_initialize` to its end in this thread. A
+        // failure here is not ours to report: the open below meets it again and says so.
+        let _ = Connection::open_in_memory();
+    });
+    Ok(Connection::open_with_flags(path, flags)?)
+}
+
 /// Opens `path` with `secret` and checks that it reads. `Ok(None)`: the secret does not open
 /// it (SQLCipher says "file is not a database"); nothing was written.
 fn try_open(path: &Path, secret: &Secret, flags: OpenFlags) -> Result<Option<Connection>> {
-    let conn = Connection::open_with_flags(path, flags)?;
+    let conn = connect(path, flags)?;
     // SQLCipher would print its own "hmac check failed" lines for a wrong key; the error we
     // return says it better.
     let _ = conn.query_row("PRAGMA cipher_log_level = NONE", [], |_| Ok(()));
@@ -666,7 +685,7 @@ pub(crate) fn unlock_read_only(path: &Path, config: &KeyConfig) -> Result<Connec
     let (context, data_dir) = split_path(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if config.encryption == Encryption::Off || file_state(path)? != FileState::Encrypted {
-        return Ok(Connection::open_with_flags(path, flags)?);
+        return connect(path, flags);
     }
     let store = KeyStore::for_data_dir(config, &data_dir)?;
     Ok(open_encrypted(path, config, &store, &context, flags)?.0)
@@ -679,7 +698,7 @@ pub fn open_connection(path: &Path, config: &KeyConfig) -> Result<Connection> {
     let (context, data_dir) = split_path(path)?;
     match file_state(path)? {
         FileState::New => Err(Error::UnknownContext(context)),
-        FileState::Plain => Ok(Connection::open(path)?),
+        FileState::Plain => connect(path, read_write()),
         FileState::Encrypted => {
             let store = KeyStore::for_data_dir(config, &data_dir)?;
             Ok(open_encrypted(path, config, &store, &context, read_write())?.0)
@@ -700,7 +719,7 @@ fn unlock_with(
             )));
         }
         return Ok((
-            Connection::open_with_flags(path, flags)?,
+            connect(path, flags)?,
             Unlocked {
                 tombstone: None,
                 notice: None,
@@ -893,7 +912,7 @@ fn encrypt_plaintext(path: &Path, secret: &Secret) -> Result<()> {
         std::fs::remove_file(&tmp).map_err(KeyStore::io("cannot remove", &tmp))?;
     }
     {
-        let plain = Connection::open(path)?;
+        let plain = connect(path, read_write())?;
         // Fold the WAL into the file first, so the export sees every committed write and the
         // WAL holds nothing when it is removed.
         let busy: i64 = plain.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
