@@ -16,10 +16,6 @@ use crate::error::{Error, Result};
 /// which needs ONNX Runtime 1.24 or newer.
 const RUNTIME_LIB: &str = "onnxruntime/libonnxruntime.so.1.31.0";
 
-/// Texts per ONNX Runtime call: large enough to amortise a call, small enough that padding to
-/// the longest text in a batch wastes little.
-const BATCH_SIZE: usize = 32;
-
 /// What differs between the models Minne loads.
 struct Spec {
     /// The ONNX file in the model's folder.
@@ -30,6 +26,14 @@ struct Spec {
     max_tokens: usize,
     query_prefix: &'static str,
     passage_prefix: &'static str,
+    /// Texts per ONNX Runtime call. For an fp32 model, 32: large enough to amortise a call,
+    /// small enough that padding to the longest text in a batch wastes little. For a
+    /// dynamically quantised (int8) model, 1: its activations are quantised with a scale taken
+    /// from the whole batch, so a text's vector depended on its batch neighbours (cosine 0.9975
+    /// between one passage embedded alone and in a batch of 32) and a passage no longer
+    /// matched its own query embedding exactly. One at a time is also faster here, since no
+    /// text is padded to a longer one's length.
+    batch_size: usize,
     /// What to run when the files are missing.
     setup: &'static str,
 }
@@ -42,6 +46,7 @@ fn spec(choice: ModelChoice) -> Spec {
             max_tokens: 256,
             query_prefix: "",
             passage_prefix: "",
+            batch_size: 32,
             setup: "scripts/setup-models.sh",
         },
         // e5 was trained with these prefixes; leaving them out costs retrieval quality.
@@ -54,6 +59,7 @@ fn spec(choice: ModelChoice) -> Spec {
             max_tokens: 512,
             query_prefix: "query: ",
             passage_prefix: "passage: ",
+            batch_size: 1,
             setup: "scripts/setup-models.sh",
         },
     }
@@ -203,7 +209,7 @@ impl OnnxEmbedder {
         // stateless between calls), so a poisoned lock is still safe to use.
         let mut model = self.model.lock().unwrap_or_else(PoisonError::into_inner);
         let vectors = model
-            .embed(&prefixed, Some(BATCH_SIZE))
+            .embed(&prefixed, Some(self.spec.batch_size))
             .map_err(|e| Error::Embedding(format!("{} failed: {e}", self.choice)))?;
         drop(model);
         if vectors.len() != texts.len() {
