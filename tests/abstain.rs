@@ -71,8 +71,9 @@ fn a_store_about_a_cat_answers_for_the_cat_and_abstains_for_a_hamster() {
     // and the nearest word of the best memories, "cat", is another animal (MiniLM cosine
     // about 0.53, under the 0.7 that counts as held). It is all the question is about ("name"
     // only says what kind of answer is wanted): abstain.
-    // The focus rules are opt-in (off by default: general words such as "work" are too often
-    // paraphrased, `abstain::DEFAULT_ABSENT_SHARE`); switched on, they abstain here.
+    // The share rule is off by default (general words such as "work" are too often
+    // paraphrased, `abstain::DEFAULT_ABSENT_SHARE`); switched on, it abstains here (the
+    // default owned-thing rule does too: see the next test).
     let strict = RecallQuery {
         ranking: minne::recall::Ranking {
             abstain: Some(minne::recall::AbstainRule {
@@ -207,4 +208,65 @@ fn a_party_of_the_niece_is_answered_and_one_of_an_uncle_abstains() {
         }
         other => panic!("expected an abstention naming the uncle, got {other:?}"),
     }
+}
+
+const HOME_STORE: &[&str] = &[
+    "Did the big grocery run at Walmart today, spent about 140 dollars.",
+    "I bought a secondhand bike from a guy on Marketplace, it's dark green.",
+    "Our trip to Porto is booked: we fly out on the 3rd and stay four nights.",
+    "We adopted a cat last month, her name is Miso and she sleeps on my keyboard.",
+    "I need to renew my passport before the summer.",
+];
+
+/// Recall with the shipped defaults: the texts of the hits and the reason for an empty result.
+fn ask(engine: &Engine, question: &str) -> (Vec<String>, Option<Abstention>) {
+    let got = engine
+        .recall_explained(&RecallQuery::new(question), 3)
+        .unwrap();
+    (
+        got.hits.iter().map(|h| h.episode.text.clone()).collect(),
+        got.abstained,
+    )
+}
+
+#[test]
+fn a_name_or_an_owned_thing_never_mentioned_abstains_and_what_is_stored_is_answered() {
+    let dir = common::tempdir();
+    let engine = store(dir.path(), HOME_STORE);
+
+    // Walmart is stored: answered, with the grocery run first.
+    let (hits, why) = ask(&engine, "How much did I spend at Walmart?");
+    assert_eq!(why, None, "Walmart is in memory");
+    assert!(
+        hits.first().is_some_and(|t| t.contains("Walmart")),
+        "{hits:?}"
+    );
+
+    // Target is a name no memory mentions, in a question for something stored: a
+    // near-match on "spend" must not pass for an answer (LongMemEval's brand swaps).
+    let (hits, why) = ask(&engine, "How much did I spend at Target?");
+    assert!(hits.is_empty(), "nothing about Target is stored: {hits:?}");
+    assert!(
+        matches!(&why, Some(Abstention::MissingName { terms }) if terms == &["target"]),
+        "the reason names Target: {why:?}"
+    );
+
+    // The bike is the user's and stored; a boat never was.
+    let (hits, why) = ask(&engine, "What colour is my bike?");
+    assert_eq!(why, None, "the bike is in memory");
+    assert!(hits.first().is_some_and(|t| t.contains("bike")), "{hits:?}");
+    let (hits, why) = ask(&engine, "What colour is my boat?");
+    assert!(hits.is_empty(), "no boat is stored: {hits:?}");
+    assert!(
+        matches!(&why, Some(Abstention::MissingFocus { terms, .. }) if terms == &["boat"]),
+        "the reason names the boat: {why:?}"
+    );
+
+    // Asking for advice is not asking for something stored: an unmentioned city is no reason
+    // to call the question unanswerable (recall may still find nothing relevant).
+    let (_, why) = ask(&engine, "Which restaurant in Lisbon should I try?");
+    assert!(
+        !matches!(why, Some(Abstention::MissingName { .. })),
+        "advice questions are not judged by names: {why:?}"
+    );
 }

@@ -259,6 +259,52 @@ pub fn ablations() -> Vec<System> {
             w,
         ),
         v(
+            "minne-v6-abstain",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    proper_nouns: false,
+                    determined_nouns: false,
+                    same_language_only: false,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-proper",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    proper_nouns: false,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-no-determined",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    determined_nouns: false,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
+            "minne-any-language",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    same_language_only: false,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
             "minne-split-phrases",
             Ranking {
                 abstain: Some(crate::recall::AbstainRule {

@@ -21,6 +21,21 @@
 //!   would count as held. LongMemEval's abstention questions are built this way (Wu et al.
 //!   2025, arXiv 2410.10813: an entity of an answerable question replaced by one never
 //!   mentioned, "Italian restaurants" when only Korean ones were).
+//! - **A name never mentioned** (Recall v7). A capitalised word inside the question (a place,
+//!   a brand, a shop, a nationality: "my trip to *Lisbon*", "at *Target*") that no memory holds
+//!   in any form. A name has no paraphrase, so no word match is asked for: "Korean" and
+//!   "Italian" are close in meaning (e5 cosine 0.9) and still different restaurants.
+//! - **An owned thing never mentioned** (Recall v7). A focus word right after a possessive
+//!   ("*my* hamster's name", "*min* cykel", "*vores* båd") that no memory holds, in any form or
+//!   as a close word: the question takes for granted something the user never said they had.
+//!   The class of the answer ("*which* restaurant", "what *kind of* car") is exempt: a stored
+//!   instance ("Toyota") answers it.
+//!
+//! The two rules above judge only questions that ask for something stored ([`asks_for_stored`]:
+//! a question word and no advice modal: "Which hotel in Porto did I book?", not "Which hotel in
+//! Porto should I book?"), and no rule that reads absent words judges a question whose best
+//! memories are in another language than it ([`Focus::cross_language`]): there, every word is
+//! missing as written.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -66,8 +81,9 @@ pub struct Focus {
     /// is a combination never mentioned.
     pub split_phrases: Vec<Vec<String>>,
     /// Whether the question asks about a profile attribute ("where do I work", "my
-    /// allergies") that an active fact holds (`recall::profile`): then nothing it asks about
-    /// is missing, whatever words the fact's source used.
+    /// allergies") that an active fact holds (`recall::profile`): then the words that ask for
+    /// it ("work", "allergies"; a kind of animal excepted), the possessive phrases holding
+    /// them, and split phrases are not judged, whatever words the fact's source used.
     pub in_profile: bool,
     /// Whether the question asks about what the assistant said ("the recipe *you
     /// suggested*", "*du nämnde*", "our previous conversation") or asks it for something new
@@ -76,6 +92,18 @@ pub struct Focus {
     /// request asks for is not stored yet, so the absence of its words says nothing
     /// ([`asks_about_assistant`], [`asks_for_suggestions`]).
     pub about_assistant: bool,
+    /// Capitalised words of the question (not at a sentence's start, not a person of the
+    /// context, not a frame word such as a month) that no memory holds, as written or as a
+    /// derived form ([`proper_words`]).
+    pub proper: Vec<String>,
+    /// The focus words right after a possessive (`my`, `our`, `min`, `vår`, `vores`, …) that
+    /// no memory holds in any form, nor as a close word ([`determined_words`]).
+    pub determined: Vec<String>,
+    /// Whether the question asks for something stored ([`asks_for_stored`]).
+    pub asks_stored: bool,
+    /// Whether one of the [`BEST_MEMORIES`] best memories is written in another language than
+    /// the question (both known, [`super::language::detect`]).
+    pub cross_language: bool,
 }
 
 /// When recall abstains although candidates cleared the threshold.
@@ -100,6 +128,15 @@ pub struct AbstainRule {
     /// Whether a phrase no single memory holds together ([`Focus::split_phrases`]) is enough
     /// to abstain (only for questions that name no person of the context).
     pub split_phrases: bool,
+    /// Whether a name no memory holds ([`Focus::proper`]) is enough to abstain, in a question
+    /// that asks for something stored and names no person of the context.
+    pub proper_nouns: bool,
+    /// Whether an owned thing no memory holds ([`Focus::determined`]) is enough to abstain, in
+    /// a question that asks for something stored and names no person of the context.
+    pub determined_nouns: bool,
+    /// Whether the rules that read absent words stay silent when the best memories are in
+    /// another language than the question ([`Focus::cross_language`]).
+    pub same_language_only: bool,
 }
 
 impl Default for AbstainRule {
@@ -114,6 +151,9 @@ impl Default for AbstainRule {
             absent_share: DEFAULT_ABSENT_SHARE,
             modifiers: DEFAULT_MODIFIERS,
             split_phrases: DEFAULT_SPLIT_PHRASES,
+            proper_nouns: true,
+            determined_nouns: true,
+            same_language_only: true,
         }
     }
 }
@@ -123,8 +163,9 @@ impl Default for AbstainRule {
 /// abstention questions (Wu et al. 2025). Only words that could be modifiers are judged (not
 /// in a verb's place, not a participle, next to a content word), against the words of the
 /// best memories, so a recall embeds a few dozen single words at most, most of them cached.
-/// Questions about a profile attribute the profile holds ([`Focus::in_profile`]) and about
-/// the assistant's words or asking it for suggestions ([`Focus::about_assistant`]) are exempt.
+/// The words asking for a profile attribute the profile holds ([`Focus::in_profile`]) are not
+/// judged, and questions about the assistant's words or asking it for suggestions
+/// ([`Focus::about_assistant`]) are exempt.
 /// LongMemEval-S dev, e5 (int8), Recall v6: 2 of 4 `_abs` questions empty, answered 0.948
 /// (docs/benchmarks.md, "Recall v6").
 pub const DEFAULT_MODIFIERS: bool = true;
@@ -169,6 +210,11 @@ pub enum Abstention {
     SplitPhrase {
         /// The phrase, as its focus words.
         phrase: Vec<String>,
+    },
+    /// The question names something no memory mentions ([`Focus::proper`]).
+    MissingName {
+        /// The names, lowercased.
+        terms: Vec<String>,
     },
 }
 
@@ -222,6 +268,11 @@ impl fmt::Display for Abstention {
                  held only apart)",
                 phrase.join(" ")
             ),
+            Abstention::MissingName { terms } => write!(
+                f,
+                "the question names {}, which no memory mentions",
+                quoted(terms)
+            ),
         }
     }
 }
@@ -237,7 +288,11 @@ fn quoted(terms: &[String]) -> String {
 impl AbstainRule {
     /// Whether [`AbstainRule::decide`] reads the absent focus words ([`Focus::absent`]).
     pub fn reads_absent(&self) -> bool {
-        self.absent_share <= 1.0 || self.modifiers || self.split_phrases
+        self.absent_share <= 1.0
+            || self.modifiers
+            || self.split_phrases
+            || self.proper_nouns
+            || self.determined_nouns
     }
 
     /// Whether the absent focus words matter only as modifiers ([`Focus::modifiers`]): then
@@ -276,8 +331,36 @@ impl AbstainRule {
         // A question naming people of the context is judged by the person rule alone: on
         // LoCoMo, where every question names a speaker, an absent modifier was as common in
         // answerable questions as in adversarial ones (docs/benchmarks.md, "Abstention").
-        if names_someone || focus.in_profile || focus.about_assistant {
+        if names_someone || focus.about_assistant {
             return None;
+        }
+        // Across languages every word is missing as written, and a close word is rarely as
+        // close as the match threshold: absent words say nothing there.
+        if self.same_language_only && focus.cross_language {
+            return None;
+        }
+        if focus.asks_stored && self.proper_nouns && !focus.proper.is_empty() {
+            return Some(Abstention::MissingName {
+                terms: focus.proper.clone(),
+            });
+        }
+        if focus.asks_stored && self.determined_nouns && !focus.determined.is_empty() {
+            let nearest = focus
+                .determined
+                .iter()
+                .map(|w| {
+                    focus
+                        .absent
+                        .iter()
+                        .position(|a| a == w)
+                        .and_then(|i| focus.nearest.get(i).cloned().flatten())
+                })
+                .collect();
+            return Some(Abstention::MissingFocus {
+                terms: focus.determined.clone(),
+                nearest,
+                share: focus.absent_share,
+            });
         }
         let focus_missing = !focus.absent.is_empty()
             && (focus.absent_share >= self.absent_share
@@ -289,7 +372,10 @@ impl AbstainRule {
                 share: focus.absent_share,
             });
         }
+        // A profile question's attribute may be worded apart from how its fact's source said
+        // it ("where do I work": "my first day as coordinator at …").
         if self.split_phrases
+            && !focus.in_profile
             && let Some(phrase) = focus.split_phrases.first()
         {
             return Some(Abstention::SplitPhrase {
@@ -406,6 +492,7 @@ const FRAME_WORDS: &[&str] = &[
     "things",
     "way",
     "ways",
+    "right",
     // English: a class of answer ("which monitoring *tool*", "what *kind* of tea"), not
     // what it is about
     "tool",
@@ -631,29 +718,20 @@ pub(crate) fn fill_absent(
     modifiers_only: bool,
 ) -> Result<()> {
     let asked = super::profile::asked_attributes(text, &focus.people);
-    focus.in_profile =
-        !asked.is_empty() && !super::profile::supporting_episodes(conn, &asked)?.is_empty();
+    let mut held_attributes = Vec::new();
+    for attribute in asked {
+        if !super::profile::supporting_episodes(conn, &[attribute])?.is_empty() {
+            held_attributes.push(attribute);
+        }
+    }
+    focus.in_profile = !held_attributes.is_empty();
+    // The words that ask for a held attribute are answered by its fact, however its source
+    // worded it ("work" by "my first day as coordinator at …").
+    let cues = super::profile::cue_words(text, &held_attributes);
     focus.about_assistant = asks_about_assistant(text) || asks_for_suggestions(text);
+    focus.asks_stored = asks_for_stored(text);
     let verbs = verb_slots(text);
     focus.split_phrases = split_phrases(conn, text, &focus.people, &focus.missing, &verbs)?;
-    let mut candidates = focus_candidates(&focus.missing);
-    if candidates.is_empty() || scale <= 0.0 {
-        return Ok(());
-    }
-    candidates.retain(|w| !prefix_held(conn, w).unwrap_or(false));
-    let seq = phrase_sequence(text, &focus.people);
-    // Missing words never judged: they count as not held when deciding what is a modifier.
-    let mut unjudged: Vec<String> = Vec::new();
-    if modifiers_only {
-        let (kept, left): (Vec<String>, Vec<String>) = candidates.into_iter().partition(|w| {
-            !verbs.contains(w) && !is_participle(w) && !neighbours(&seq, w).is_empty()
-        });
-        candidates = kept;
-        unjudged = left;
-    }
-    if candidates.is_empty() {
-        return Ok(());
-    }
     let order = |a: &(i64, f64), b: &(i64, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
     let mut best: Vec<(i64, f64)> = ranked.to_vec();
     if best.len() > BEST_MEMORIES {
@@ -662,6 +740,42 @@ pub(crate) fn fill_absent(
     }
     best.sort_unstable_by(order);
     let texts = memory_texts(conn, &best)?;
+    focus.cross_language = super::language::detect(text).is_some_and(|asked| {
+        texts
+            .iter()
+            .any(|t| super::language::detect(t).is_some_and(|held| held != asked))
+    });
+    let mut candidates = focus_candidates(&focus.missing);
+    candidates.retain(|w| !cues.contains(w));
+    if candidates.is_empty() || scale <= 0.0 {
+        return Ok(());
+    }
+    candidates.retain(|w| !prefix_held(conn, w).unwrap_or(false));
+    focus.proper = proper_words(text, &focus.people)
+        .into_iter()
+        .filter(|w| candidates.contains(w))
+        .collect();
+    // A phrase that holds a cue of a held attribute is the attribute itself ("my *job
+    // title*", "my *allergy* medicine"): its fact answers it, whatever the words.
+    let determined: Vec<String> = determined_words(text, &focus.people)
+        .into_iter()
+        .filter(|phrase| !phrase.iter().any(|w| cues.contains(w)))
+        .flatten()
+        .collect();
+    let seq = phrase_sequence(text, &focus.people);
+    // Missing words never judged: they count as not held when deciding what is a modifier.
+    let mut unjudged: Vec<String> = Vec::new();
+    if modifiers_only {
+        let (kept, left): (Vec<String>, Vec<String>) = candidates.into_iter().partition(|w| {
+            determined.contains(w)
+                || (!verbs.contains(w) && !is_participle(w) && !neighbours(&seq, w).is_empty())
+        });
+        candidates = kept;
+        unjudged = left;
+    }
+    if candidates.is_empty() {
+        return Ok(());
+    }
     let vocabularies: Vec<Vec<String>> = if modifiers_only {
         let best_words = memory_words(&texts[..texts.len().min(3)], FALLBACK_WORDS);
         candidates
@@ -693,10 +807,21 @@ pub(crate) fn fill_absent(
     }
     let focus_words = focus_candidates(&lexical::content_words(text, &focus.people)).len();
     focus.absent_share = (absent.len() as f64 / focus_words.max(1) as f64).min(1.0);
-    let not_held: Vec<String> = absent.iter().chain(&unjudged).cloned().collect();
+    // Cue words are neither held nor absent: no word is a modifier for standing beside one.
+    let not_held: Vec<String> = absent
+        .iter()
+        .chain(&unjudged)
+        .chain(&cues)
+        .cloned()
+        .collect();
     focus.modifiers = modifiers(text, &focus.people, &focus.missing, &not_held)
         .into_iter()
         .filter(|w| absent.contains(w))
+        .collect();
+    focus.determined = absent
+        .iter()
+        .filter(|w| determined.contains(w))
+        .cloned()
         .collect();
     focus.absent = absent;
     focus.nearest = near;
@@ -779,6 +904,142 @@ pub fn asks_for_suggestions(text: &str) -> bool {
     lexical::words(text)
         .iter()
         .any(|w| SUGGESTION_WORDS.contains(&w.as_str()))
+}
+
+/// Words that make a question ask for something ("*which* hotel did I book", "*did* I
+/// mention"), en/sv/da.
+#[rustfmt::skip]
+const QUESTION_WORDS: &[&str] = &[
+    "what", "which", "where", "when", "who", "whom", "whose", "how", "why",
+    "vad", "vilken", "vilket", "vilka", "var", "när", "vem", "vems", "hur", "varför",
+    "hvad", "hvilken", "hvilket", "hvilke", "hvor", "hvornår", "hvem", "hvis", "hvordan",
+    "hvorfor",
+];
+/// Auxiliaries that open a yes-no question about the past or the present ("*did* I tell
+/// you", "*har* jag nämnt", "*er* min bil"), en/sv/da.
+#[rustfmt::skip]
+const QUESTION_OPENERS: &[&str] = &[
+    "did", "do", "does", "was", "were", "is", "are", "have", "has", "had",
+    "har", "hade", "var", "är", "minns", "havde", "er", "husker",
+];
+/// Modals of advice and possibility: a question with one asks what to do, not what was said
+/// ("which hotel *should* I book", "vad *bör* jag", "hvad *kan* jeg"). "ska"/"skal" are left
+/// out: they also ask about a plan already made ("när *ska* jag flyga?").
+#[rustfmt::skip]
+const ADVICE_MODALS: &[&str] = &[
+    "should", "could", "can", "would", "might", "shall",
+    "bör", "borde", "kan", "kunde", "skulle", "kanske",
+    "bør", "burde", "kunne", "ville",
+];
+
+/// Whether `text` asks for something stored: it holds a question word or opens with an
+/// auxiliary ([`QUESTION_WORDS`], [`QUESTION_OPENERS`]), and holds no advice modal
+/// ([`ADVICE_MODALS`]) unless it asks to be reminded ("can you remind me …").
+pub fn asks_for_stored(text: &str) -> bool {
+    let words = lexical::words(text);
+    let asks = words.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
+        || words
+            .first()
+            .is_some_and(|w| QUESTION_OPENERS.contains(&w.as_str()));
+    let reminder = words.iter().any(|w| w == "remind" || w == "påminn");
+    asks && (reminder || !words.iter().any(|w| ADVICE_MODALS.contains(&w.as_str())))
+}
+
+/// The capitalised words of `text` that could be names: not the first word of a sentence
+/// (or of a quote), not "I", not a person of `people`, not a frame word (a month, a weekday),
+/// not a number; lowercased, possessive ending dropped, in order, each once.
+pub fn proper_words(text: &str, people: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut sentence_start = true;
+    for token in text.split_whitespace() {
+        let opens_quote = token.starts_with(['"', '“', '\'', '‘', '(', '«']);
+        let capitalised = token
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+            .starts_with(char::is_uppercase);
+        if capitalised && !sentence_start && !opens_quote {
+            for word in lexical::words(token) {
+                for part in word.split(['\'', '’', '-']).filter(|p| !p.is_empty()) {
+                    let kept = lexical::content_words(part, people);
+                    if let Some(w) = kept.first()
+                        && !FRAME_WORDS.contains(&w.as_str())
+                        && !w.chars().all(|c| c.is_ascii_digit())
+                        && !out.contains(w)
+                    {
+                        out.push(w.clone());
+                    }
+                }
+            }
+        }
+        sentence_start = token.ends_with(['.', '?', '!', ':', ';']);
+    }
+    out
+}
+
+/// Possessives: the word after one names something the asker takes as theirs ("*my*
+/// hamster", "*vår* båt", "*vores* sommerhus"), en/sv/da.
+#[rustfmt::skip]
+const POSSESSIVES: &[&str] = &[
+    "my", "our", "min", "mitt", "mina", "vår", "vårt", "våra", "mit", "mine", "vores",
+];
+
+/// The phrases after a possessive ([`POSSESSIVES`]): its content words up to the next
+/// stop-word, frame word or punctuation ("my *uncle*'s *birthday* *party*"), skipping frame
+/// words right after it ("my *new* car": car) and leaving out participles ("my baked goods":
+/// goods). Lowercased, in order, each word once.
+pub fn determined_words(text: &str, people: &[String]) -> Vec<Vec<String>> {
+    let mut seq: Vec<Option<String>> = Vec::new();
+    for token in text.split_whitespace() {
+        if !token.starts_with(|c: char| c.is_alphanumeric()) {
+            seq.push(None);
+        }
+        for word in lexical::words(token) {
+            seq.extend(
+                word.split(['\'', '’', '-'])
+                    .filter(|p| !p.is_empty())
+                    .map(|p| Some(p.to_string())),
+            );
+        }
+        if !token.ends_with(|c: char| c.is_alphanumeric()) {
+            seq.push(None);
+        }
+    }
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut i = 0;
+    while i < seq.len() {
+        let owner = seq[i].as_deref().is_some_and(|w| POSSESSIVES.contains(&w));
+        i += 1;
+        if !owner {
+            continue;
+        }
+        // Frame words right after the possessive ("my *new* car", "min *första* bil").
+        while let Some(Some(w)) = seq.get(i) {
+            if !FRAME_WORDS.contains(&w.as_str()) {
+                break;
+            }
+            i += 1;
+        }
+        let mut phrase: Vec<String> = Vec::new();
+        while let Some(Some(w)) = seq.get(i) {
+            let kept = lexical::content_words(w, people);
+            let Some(word) = kept.first() else { break };
+            if FRAME_WORDS.contains(&word.as_str()) {
+                break;
+            }
+            if !is_participle(word)
+                && word.chars().count() >= 3
+                && !word.chars().all(|c| c.is_ascii_digit())
+                && !out.iter().flatten().any(|o| o == word)
+                && !phrase.contains(word)
+            {
+                phrase.push(word.clone());
+            }
+            i += 1;
+        }
+        if !phrase.is_empty() {
+            out.push(phrase);
+        }
+    }
+    out
 }
 
 /// Subject pronouns after which an English word is in a verb's place ("do I *play*", "did
@@ -1289,6 +1550,122 @@ mod tests {
             no_modifiers.decide(&absent(&["italian"], 0.25, &["italian"])),
             None,
             "with modifiers off only the share counts"
+        );
+    }
+
+    #[test]
+    fn a_name_or_an_owned_thing_no_memory_holds_abstains_only_in_a_question_for_the_stored() {
+        let rule = AbstainRule::default();
+        // "How many times did I shop at Target?" when only Walmart was discussed.
+        let mut name = Focus {
+            proper: vec!["target".into()],
+            asks_stored: true,
+            ..Focus::default()
+        };
+        let got = rule.decide(&name);
+        assert!(
+            matches!(&got, Some(Abstention::MissingName { terms }) if terms == &["target"]),
+            "a name no memory mentions: {got:?}"
+        );
+        assert!(got.is_some_and(|a| a.to_string().contains("“target”")));
+        // "Which hotel in Porto should I book?" asks for advice: nothing stored is asked for.
+        name.asks_stored = false;
+        assert_eq!(rule.decide(&name), None);
+        // "What is my hamster's name?" when only a cat was discussed.
+        let mut owned = absent(&["hamster"], 1.0, &[]);
+        owned.determined = vec!["hamster".into()];
+        owned.nearest = vec![Some(("cat".into(), 0.89))];
+        owned.asks_stored = true;
+        let got = rule.decide(&owned);
+        assert!(
+            matches!(&got, Some(Abstention::MissingFocus { terms, nearest, .. })
+                if terms == &["hamster"] && nearest[0].as_ref().is_some_and(|n| n.0 == "cat")),
+            "an owned thing no memory holds, with its nearest word: {got:?}"
+        );
+        // The same question over memories in another language says nothing by its words.
+        owned.cross_language = true;
+        assert_eq!(rule.decide(&owned), None);
+        let any_language = AbstainRule {
+            same_language_only: false,
+            ..rule
+        };
+        assert!(any_language.decide(&owned).is_some());
+        // Each rule can be switched off alone.
+        owned.cross_language = false;
+        let no_determined = AbstainRule {
+            determined_nouns: false,
+            ..rule
+        };
+        assert_eq!(no_determined.decide(&owned), None);
+        name.asks_stored = true;
+        let no_proper = AbstainRule {
+            proper_nouns: false,
+            ..rule
+        };
+        assert_eq!(no_proper.decide(&name), None);
+    }
+
+    #[test]
+    fn a_question_for_the_stored_has_a_question_word_and_no_advice_modal() {
+        assert!(asks_for_stored("Which hotel in Porto did I book?"));
+        assert!(asks_for_stored("Did I tell you about my trip?"));
+        assert!(asks_for_stored("Vilken cykel köpte jag?"));
+        assert!(asks_for_stored("Hvornår skal jeg til tandlæge?"));
+        assert!(asks_for_stored("Can you remind me which hotel I booked?"));
+        assert!(!asks_for_stored("Which hotel in Porto should I book?"));
+        assert!(!asks_for_stored("Vad bör jag packa?"));
+        assert!(!asks_for_stored("Hvad kan jeg lave til aftensmad?"));
+        assert!(!asks_for_stored("I booked the hotel."));
+    }
+
+    #[test]
+    fn proper_words_are_capitalised_words_inside_a_sentence() {
+        assert_eq!(
+            proper_words("How many times did I shop at Target last March?", &[]),
+            ["target"],
+            "the first word and a month are no names"
+        );
+        assert_eq!(
+            proper_words(
+                "What did I eat in Lisbon? Where did Anna's friend stay?",
+                &["anna".into()]
+            ),
+            ["lisbon"],
+            "a sentence's first word and a person of the context are no names"
+        );
+        assert_eq!(
+            proper_words("Did I say \"Dune\" was good? I think I did.", &[]),
+            Vec::<String>::new(),
+            "a quote's first word and \"I\" are not read as names"
+        );
+        assert_eq!(proper_words("När flög jag till Oslo?", &[]), ["oslo"]);
+    }
+
+    #[test]
+    fn determined_words_follow_a_possessive_up_to_a_break() {
+        assert_eq!(
+            determined_words("What is my hamster's name?", &[]),
+            [["hamster"]],
+            "\"name\" is a frame word, so the phrase ends at it"
+        );
+        assert_eq!(
+            determined_words("When is my uncle's birthday party?", &[]),
+            [["uncle", "birthday", "party"]]
+        );
+        assert_eq!(
+            determined_words("How old is my new car and my bike?", &[]),
+            [["car"], ["bike"]],
+            "a frame word right after the possessive is skipped; each possessive opens a phrase"
+        );
+        assert_eq!(determined_words("Vad heter min katt?", &[]), [["katt"]]);
+        assert_eq!(
+            determined_words("Hvor ligger vores sommerhus?", &[]),
+            [["sommerhus"]]
+        );
+        assert_eq!(
+            determined_words("Where did I buy the lamp?", &[]),
+            Vec::<Vec<String>>::new(),
+            "\"the\" is no possessive"
         );
     }
 

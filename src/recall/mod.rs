@@ -29,6 +29,7 @@ mod conflict;
 mod dense;
 mod fusion;
 pub mod kinds;
+mod language;
 mod lexical;
 mod profile;
 pub mod prompt;

@@ -47,22 +47,71 @@ pub(crate) fn asked_attributes(query: &str, people: &[String]) -> Vec<&'static s
     if !people.is_empty() {
         return Vec::new();
     }
-    let words: Vec<String> = query
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase().replace('’', "'"))
-        .collect();
+    let words = question_words(query);
     if !words.iter().any(|w| ASKER.contains(&w.as_str())) {
         return Vec::new();
     }
     let mut out = Vec::new();
     for (cues, attributes) in ASKS {
+        if attributes == &["name"] && !asks_own_name(&words) {
+            continue;
+        }
         if words.iter().any(|w| cues.contains(&w.as_str())) {
             out.extend(attributes.iter().copied());
         }
     }
     out.sort_unstable();
     out.dedup();
+    out
+}
+
+/// The question's words, lowercased, apostrophes made straight, a possessive `'s` dropped.
+fn question_words(query: &str) -> Vec<String> {
+    query
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let w = w.to_lowercase().replace('’', "'");
+            w.strip_suffix("'s").map(str::to_string).unwrap_or(w)
+        })
+        .collect()
+}
+
+/// Whether the question asks for the asker's own name ("what is *my name*", "what am *I
+/// called*", "vad *heter jag*", "hvad *hedder jeg*"), not that of something they own ("my
+/// hamster's name").
+fn asks_own_name(words: &[String]) -> bool {
+    let own = ["my", "mitt", "mit"];
+    let names = ["name", "namn", "navn"];
+    let called = ["called", "heter", "hedder"];
+    let me = ["i", "jag", "jeg"];
+    words.windows(2).any(|pair| {
+        let (a, b) = (pair[0].as_str(), pair[1].as_str());
+        (own.contains(&a) && names.contains(&b))
+            || (called.contains(&a) && me.contains(&b))
+            || (me.contains(&a) && called.contains(&b))
+    })
+}
+
+/// Kinds of animal: a cue of the `pet` attribute that is also the thing asked about ("my
+/// *dog*'s name" when the user has a cat), so never exempt as a mere cue.
+const SPECIES: &[&str] = &["dog", "cat", "hund", "katt", "kat"];
+
+/// The words of `query` that ask for one of `attributes` (the cue words of [`ASKS`]), kinds
+/// of animal left out ([`SPECIES`]): a held fact answers them however its source worded it.
+pub(crate) fn cue_words(query: &str, attributes: &[&str]) -> Vec<String> {
+    let words = question_words(query);
+    let mut out: Vec<String> = Vec::new();
+    for (cues, asked) in ASKS {
+        if !asked.iter().any(|a| attributes.contains(a)) {
+            continue;
+        }
+        for w in &words {
+            if cues.contains(&w.as_str()) && !SPECIES.contains(&w.as_str()) && !out.contains(w) {
+                out.push(w.clone());
+            }
+        }
+    }
     out
 }
 
@@ -101,5 +150,25 @@ mod tests {
         // About someone else, or about nobody: nothing is routed.
         assert!(asked_attributes("Where does Jonas work?", &["jonas".into()]).is_empty());
         assert!(asked_attributes("Where is the work party?", &[]).is_empty());
+    }
+
+    #[test]
+    fn only_the_askers_own_name_is_the_name_attribute() {
+        assert_eq!(asked_attributes("What is my name?", &[]), ["name"]);
+        assert_eq!(asked_attributes("Vad heter jag?", &[]), ["name"]);
+        // The name of something the asker owns is not their own: only the pet is asked.
+        assert_eq!(asked_attributes("What is my dog's name?", &[]), ["pet"]);
+        assert!(asked_attributes("What is my hamster's name?", &[]).is_empty());
+    }
+
+    #[test]
+    fn cue_words_leave_out_the_kind_of_animal() {
+        assert_eq!(
+            cue_words("Where do I work right now?", &["employer"]),
+            ["work"]
+        );
+        // "dog" asks for the pet, but it is also what is asked about: never a mere cue.
+        assert!(cue_words("What is my dog's name?", &["pet"]).is_empty());
+        assert!(cue_words("Where do I work?", &["location"]).is_empty());
     }
 }

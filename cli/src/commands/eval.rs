@@ -75,6 +75,10 @@ struct Output {
     /// Also run ablations: Minne's ranking with one part changed or removed.
     #[arg(long)]
     ablate: bool,
+    /// Only these systems (comma-separated names, e.g. `minne,minne-v6-abstain`), from the
+    /// baselines and the ablations.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    systems: Vec<String>,
     /// Write the threshold sweep (answered vs abstained) as a PNG here.
     #[arg(long, value_name = "PNG")]
     plot: Option<PathBuf>,
@@ -112,7 +116,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             k,
             out,
         } => {
-            let systems = systems(out.ablate);
+            let systems = systems(out.ablate, &out.systems)?;
             let mut report = minne::eval::locomo::evaluate(
                 &path,
                 embedder(env)?,
@@ -129,7 +133,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             k,
             out,
         } => {
-            let systems = systems(out.ablate);
+            let systems = systems(out.ablate, &out.systems)?;
             let mut report = minne::eval::longmemeval::evaluate(
                 &path,
                 embedder(env)?,
@@ -155,12 +159,23 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn systems(ablate: bool) -> Vec<minne::eval::retrieval::System> {
+fn systems(ablate: bool, only: &[String]) -> anyhow::Result<Vec<minne::eval::retrieval::System>> {
     let mut systems = minne::eval::retrieval::systems();
-    if ablate {
+    if ablate || !only.is_empty() {
         systems.extend(minne::eval::retrieval::ablations());
     }
-    systems
+    if only.is_empty() {
+        return Ok(systems);
+    }
+    let mut chosen = Vec::new();
+    for name in only {
+        let Some(i) = systems.iter().position(|s| &s.name == name) else {
+            let known: Vec<&str> = systems.iter().map(|s| s.name.as_str()).collect();
+            anyhow::bail!("no system `{name}`: choose from {}", known.join(", "));
+        };
+        chosen.push(systems.swap_remove(i));
+    }
+    Ok(chosen)
 }
 
 fn embedder(env: &Env) -> anyhow::Result<std::sync::Arc<dyn minne::embed::Embedder>> {
