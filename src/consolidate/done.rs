@@ -391,6 +391,17 @@ pub(crate) fn guess(w: &[Word]) -> Lang {
     }
 }
 
+/// Whether `low` is an irregular past or perfect form of any of the three languages ("got",
+/// "fick", "fik"): for a text whose language [`guess`] cannot tell ("I fredags fick jag …"
+/// opens with a capital "I").
+pub(crate) fn is_irregular_past(low: &str) -> bool {
+    EN_IRREGULAR
+        .iter()
+        .chain(SV_IRREGULAR)
+        .chain(DA_IRREGULAR)
+        .any(|(past, _)| *past == low)
+}
+
 /// Whether `low` is a past or perfect form in `lang` (its verb is checked by the caller).
 pub(crate) fn is_past(low: &str, lang: Lang) -> bool {
     let n = low.chars().count();

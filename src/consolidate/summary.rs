@@ -779,8 +779,9 @@ pub(crate) fn not_the_users_plan(text: &str) -> Option<&'static str> {
         // With no subject first, the verb stands second as Swedish and Danish put it ("i
         // fredags fick jag").
         let past = PAST_AUXILIARIES.iter().any(|p| matches_at(&w, verb, p))
-            || w.get(verb)
-                .is_some_and(|v| super::done::is_past(&v.low, lang));
+            || w.get(verb).is_some_and(|v| {
+                super::done::is_past(&v.low, lang) || super::done::is_irregular_past(&v.low)
+            });
         if past {
             return Some("a report of the past, not a plan");
         }
