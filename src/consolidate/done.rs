@@ -26,7 +26,7 @@ use super::words::{Word, is_boundary, mask_annotations, sentences, tokenize};
 
 /// The language a text is read in, for its stemmer and its past-tense forms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Lang {
+pub(crate) enum Lang {
     En,
     Sv,
     Da,
@@ -360,7 +360,7 @@ fn key(low: &str, lang: Lang) -> String {
 }
 
 /// The language of a text, from its function words and letters; English when nothing tells.
-fn guess(w: &[Word]) -> Lang {
+pub(crate) fn guess(w: &[Word]) -> Lang {
     let mut score = [0u32; 3];
     for x in w.iter().filter(|x| !x.punct) {
         // "å" is Swedish and Danish alike ("I går ringde jag mamma").
@@ -391,8 +391,19 @@ fn guess(w: &[Word]) -> Lang {
     }
 }
 
+/// Whether `low` is an irregular past or perfect form of any of the three languages ("got",
+/// "fick", "fik"): for a text whose language [`guess`] cannot tell ("I fredags fick jag …"
+/// opens with a capital "I").
+pub(crate) fn is_irregular_past(low: &str) -> bool {
+    EN_IRREGULAR
+        .iter()
+        .chain(SV_IRREGULAR)
+        .chain(DA_IRREGULAR)
+        .any(|(past, _)| *past == low)
+}
+
 /// Whether `low` is a past or perfect form in `lang` (its verb is checked by the caller).
-fn is_past(low: &str, lang: Lang) -> bool {
+pub(crate) fn is_past(low: &str, lang: Lang) -> bool {
     let n = low.chars().count();
     match lang {
         Lang::En => {

@@ -523,6 +523,7 @@ pub fn extract(text: &str) -> Vec<Claim> {
                         || (NOT_OBJECTS_MORE.contains(&first.as_str())
                             && !matches!(first.as_str(), "all" | "alla" | "alle"))
                         || LIGHT_OBJECTS.contains(&object.to_lowercase().as_str())
+                        || points_back(&object)
                         || social(w, start)
                     {
                         continue;
@@ -751,12 +752,16 @@ pub(crate) fn social(w: &[Word], start: usize) -> bool {
 
 /// Whether `clause` is a social formula ([`PHATIC`]: "I'll keep you posted", "let me know
 /// how it goes", "vi hörs snart") with nothing after it but words that say how or when
-/// ([`PHATIC_TAIL`]), so "I'll let you know the price by Friday" is no formula.
+/// ([`PHATIC_TAIL`]) or a clause of time ([`PHATIC_WHEN`]), so "I'll let you know the price
+/// by Friday" is no formula and "I'll let you know once I've read it" is one.
 pub(crate) fn phatic(clause: &[Word]) -> bool {
     PHATIC.iter().any(|p| {
         find_all(clause, p).into_iter().any(|(_, end)| {
+            // "I'll let you know once I'm done reading it": a clause of time after the
+            // formula only says when, and keeps it one.
             clause[end..]
                 .iter()
+                .take_while(|x| !PHATIC_WHEN.contains(&x.low.as_str()))
                 .all(|x| x.punct || PHATIC_TAIL.contains(&x.low.as_str()))
         })
     })
@@ -1024,6 +1029,9 @@ fn liked_object(text: &str, w: &[Word], at: usize) -> Option<String> {
     let gerund = w[at].low.chars().count() > 4
         && w[at].low.ends_with("ing")
         && (n == 1
+            // "playing different songs" (on the piano): a gerund with its own object, told
+            // by the determiner after it, where "camping trips" has a noun there.
+            || w.get(at + 1).is_some_and(|x| GERUND_OBJECT_OPENERS.contains(&x.low.as_str()))
             || (n == 2
                 && (w[at + 1].low.ends_with("ed")
                     || matches!(
@@ -1053,6 +1061,26 @@ fn liked_object(text: &str, w: &[Word], at: usize) -> Option<String> {
         e -= 1;
     }
     Some(text[w[at].span.start..w[e - 1].span.end].to_string())
+}
+
+/// Whether a preference object only points at something in the conversation: it holds an
+/// object pronoun ("watching *them* play", "having *it* around", "se *dem* leka") or ends in a
+/// demonstrative and one word ("escaping to *that world*", "*den där* boken", "*dette* sted"):
+/// the thing liked is named nowhere in the user's words, so no lasting taste can be read
+/// (issue 5, LoCoMo conv-43).
+fn points_back(object: &str) -> bool {
+    let words: Vec<String> = object
+        .split_whitespace()
+        .map(|x| {
+            x.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|x| !x.is_empty())
+        .collect();
+    words
+        .iter()
+        .any(|x| POINTING_PRONOUNS.contains(&x.as_str()))
+        || (words.len() >= 2 && DEMONSTRATIVES.contains(&words[words.len() - 2].as_str()))
 }
 
 /// A role (lowercase words) up to `at`/`for`/`på`/`hos`, then the employer if one follows.
@@ -1345,6 +1373,12 @@ mod tests {
     // A liking in a relative clause: its "object" is the main clause's verb (conv-43).
     #[case::relative_clause("Doing the things I love makes writing even more fun.")]
     #[case::relative_clause_sv("Det jag älskar är att resa.")]
+    // The object only points at something in the conversation (issue 5, LoCoMo conv-43).
+    #[case::points_back_world("I love escaping to that world.")]
+    #[case::points_back_them("I love watching them play in the garden.")]
+    #[case::points_back_it("I really love having it around.")]
+    #[case::points_back_sv("Jag älskar dessa färger.")]
+    #[case::points_back_da("Jeg elsker disse farver.")]
     // A gerund's phrase that runs on past eight words is cut, so no object.
     #[case::object_runs_on(
         "I love sitting by the window of the old library downtown reading long novels."
@@ -1416,6 +1450,19 @@ mod tests {
         "preference:experimenting in the kitchen",
         "likes"
     )]
+    // A gerund with its own object, then a preposition: read on too (conv-43).
+    #[case::gerund_object_preposition(
+        "I love playing different songs on the piano, but jazz most.",
+        "preference:playing different songs on the piano",
+        "likes"
+    )]
+    // A demonstrative before more than one word names a kind of thing.
+    #[case::demonstrative_kind(
+        "I love getting lost in those fantasy worlds.",
+        "preference:getting lost in those fantasy worlds",
+        "likes"
+    )]
+    #[case::kind_sv("Jag älskar gamla filmer.", "preference:gamla filmer", "likes")]
     #[case::gerund_particle(
         "I love curling up with a good book, it's so cozy.",
         "preference:curling up with a good book",

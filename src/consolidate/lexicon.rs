@@ -194,6 +194,15 @@ pub(super) const PHATIC: &[&str] = &[
     "here if you", "happy to help", "glad to help", "good luck", "hör av mig", "hör av dig",
     "hörs", "vi ses", "ha det", "ta hand om dig", "lycka till", "hører fra", "høres ved",
     "holder dig opdateret", "hold mig opdateret", "pas på dig selv", "held og lykke",
+    "by your side", "at your side", "vid din sida", "vid er sida", "ved din side",
+    "ved jeres side", "give lyd", "giver lyd",
+];
+
+/// Conjunctions that open a clause of time after a social formula ("let you know *once* I'm
+/// done", "hör av mig *när* jag är hemma", "giver lyd *når* jeg er færdig"): what follows only
+/// says when the formula applies.
+pub(super) const PHATIC_WHEN: &[&str] = &[
+    "once", "after", "when", "whenever", "as", "när", "efter", "så", "når",
 ];
 
 /// Words that may follow a social formula and keep it one ("let me know how it goes", "talk
@@ -247,4 +256,26 @@ pub(super) const CLAUSE_ENDS: &[&str] = &[
 pub(super) const FINITE_VERBS: &[&str] = &[
     "is", "are", "was", "were", "makes", "make", "made", "has", "gets", "keeps", "är", "var",
     "gör", "blir", "er", "gør", "bliver",
+];
+
+/// Object pronouns that point at a thing or person of the conversation ("I love watching
+/// *them* play"): a preference object holding one names nothing. Swedish and Danish `den` and
+/// `det` are left out: they are also articles ("den nya boken").
+pub(super) const POINTING_PRONOUNS: &[&str] = &[
+    "it", "them", "him", "her", "'em", "em", "dem", "honom", "henne", "ham", "hende",
+];
+
+/// Demonstratives that, before a preference object's last word, make it a pointer at what was
+/// said or shown ("that world", "den där boken", "dette sted").
+pub(super) const DEMONSTRATIVES: &[&str] = &[
+    "that", "this", "those", "these", "där", "denna", "detta", "dessa", "denne", "dette",
+    "disse",
+];
+
+/// Words after an English gerund that show it takes an object of its own ("playing
+/// *different* songs", "baking *the* bread"): a preposition after that object still belongs to
+/// the liking ("… on the piano"). Swedish and Danish say the same with an infinitive ("att
+/// spela", "at bage"), which is no preference object at all.
+pub(super) const GERUND_OBJECT_OPENERS: &[&str] = &[
+    "a", "an", "the", "my", "our", "some", "new", "different", "various", "other",
 ];

@@ -415,6 +415,28 @@ const BEST_TO: &[&str] = &[
     "do my best to", "try my best to", "do our best to", "göra mitt bästa för att", "gøre mit bedste for at",
 ];
 
+/// Modal phrases between a cue and its verb ("I'll *have to* check it out", "jag ska *behöva*
+/// ringa", "jeg vil *være nødt til at* ringe").
+#[rustfmt::skip]
+const HAVE_TO: &[&str] = &[
+    "have to", "need to", "got to", "behöva", "være nødt til at",
+];
+
+/// Verbs of bringing about a state after "do my best to" ("make sure these kids have a home",
+/// "se till att barnen har det bra", "sørge for at børnene har det godt").
+#[rustfmt::skip]
+const OUTCOME_VERBS: &[&str] = &[
+    "make sure", "ensure", "see to it that", "se till att", "säkerställa att", "sørge for at",
+    "sikre at", "sikre mig at",
+];
+
+/// Quantities that, among verbs of taking up only, stand for what the listener named ("check
+/// *some* out", "kolla in *några*", "tjekke *nogle* ud").
+#[rustfmt::skip]
+const POINTING_QUANTITIES: &[&str] = &[
+    "some", "one", "few", "any", "both", "några", "någon", "nogle", "nogen",
+];
+
 /// Aims rather than tasks: a clause after a cue that names one foretells an outcome ("I'll
 /// keep pushing to make my dreams happen", "I'm gonna make my dreams come true").
 #[rustfmt::skip]
@@ -512,14 +534,37 @@ pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
             while v < stop && CUE_ADVERBS.contains(&w[v].low.as_str()) {
                 v += 1;
             }
-            // "I'll do my best to find some resources": what they will do comes after "to".
-            if let Some(n) = BEST_TO
+            // "I'll have to check it out": the verb follows.
+            if let Some(n) = HAVE_TO
                 .iter()
                 .find(|p| super::words::matches_at(&w, v, p))
                 .map(|p| p.split(' ').count())
             {
                 v += n;
             }
+            // "I'll do my best to find some resources": what they will do comes after "to".
+            let mut best = false;
+            if let Some(n) = BEST_TO
+                .iter()
+                .find(|p| super::words::matches_at(&w, v, p))
+                .map(|p| p.split(' ').count())
+            {
+                v += n;
+                best = true;
+            }
+            // "I'll do my best to make sure these kids have a safe home": striving for a state
+            // of others, an aim, where "make sure I send it" is a task of the user's own.
+            let aimed_outcome = best
+                && OUTCOME_VERBS.iter().any(|p| {
+                    super::words::matches_at(&w, v, p)
+                        && w.get(v + p.split(' ').count()).is_some_and(|x| {
+                            !x.punct
+                                && !matches!(
+                                    x.low.as_str(),
+                                    "to" | "i" | "we" | "jag" | "vi" | "jeg"
+                                )
+                        })
+                });
             // "I'll make sure to update my software": likewise.
             if let Some(n) = MAKE_SURE
                 .iter()
@@ -544,7 +589,11 @@ pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
             }) || (after
                 .first()
                 .is_some_and(|x| TAKE_UP.contains(&x.low.as_str()))
-                && YOU_SAID.iter().any(|p| !find_all(after, p).is_empty()));
+                && YOU_SAID.iter().any(|p| !find_all(after, p).is_empty()))
+                // "We'll have to check some out": only verbs of taking up and a quantity of
+                // what the listener named.
+                || (taken_up.is_none()
+                    && after.iter().any(|x| POINTING_QUANTITIES.contains(&x.low.as_str())));
             let why = if asks(start) {
                 // "Can you help me make a checklist of the documents I need to gather?"
                 QUESTION
@@ -592,7 +641,8 @@ pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
                     .is_some_and(|x| matches!(x.low.as_str(), "to" | "att" | "at"))
             {
                 "a need or a want, not a task"
-            } else if NOT_A_TASK.iter().any(|p| super::words::matches_at(&w, v, p))
+            } else if aimed_outcome
+                || NOT_A_TASK.iter().any(|p| super::words::matches_at(&w, v, p))
                 || after.iter().any(|x| AIMS.contains(&x.low.as_str()))
                 // "I'll do my best to make you proud": a feeling aimed at, not a task.
                 || (after.first().is_some_and(|x| matches!(x.low.as_str(), "make" | "göra" | "gøre"))
@@ -628,17 +678,134 @@ pub(crate) fn not_a_commitment(text: &str) -> Option<&'static str> {
     reason
 }
 
+/// Future markers whose subject says whose future it is ("tomorrow's *gonna* be a blast",
+/// "det *kommer att* bli kul", "det *vil* blive sjovt").
+#[rustfmt::skip]
+const FUTURE_MARKERS: &[&str] = &[
+    "gonna", "going to", "will", "kommer att", "ska", "skall", "kommer til at", "vil", "skal",
+];
+
+/// Forms of "be" between a subject and a future marker ("it *is* going to rain").
+#[rustfmt::skip]
+const BE_FORMS: &[&str] = &["is", "are", "am", "was", "were"];
+
+/// The user (or the user and others) as a subject.
+#[rustfmt::skip]
+const FIRST_PERSON: &[&str] = &["i", "we", "jag", "vi", "jeg"];
+
+/// Past and perfect forms of "be" and "have" that report a time gone by ("this week *has
+/// been* swamped", "i fredags *var* jag sjuk", "denne uge *har været* travl").
+#[rustfmt::skip]
+const PAST_AUXILIARIES: &[&str] = &[
+    "was", "were", "had", "has been", "have been", "var", "hade", "har varit", "blev",
+    "havde", "har været",
+];
+
+/// Why a commitment episode holds no commitment of the user's, when its words carry no
+/// promise cue ([`PROMISE_CUES`]) at all, read in the sentences that name a time (capture's
+/// bracketed resolution):
+/// - a future whose subject is not the user ("tomorrow's gonna be a blast", "it'll be
+///   great", "det kommer att bli kul"): a prediction;
+/// - the named time followed by a report in the past ("On Friday [..], I got great news",
+///   "This week [..] has been swamped", "I fredags [..] fick jag"): the time says when
+///   something happened, not when something is due.
+///
+/// `None` when a cue is found (then [`not_a_commitment`] judges) or neither holds (a plan in
+/// the present, "next month I'm having an art show", stays).
+pub(crate) fn not_the_users_plan(text: &str) -> Option<&'static str> {
+    use super::words::{find_all, mask_annotations, matches_at, tokenize};
+    let masked = mask_annotations(text);
+    let w = tokenize(&masked);
+    if PROMISE_CUES.iter().any(|c| !find_all(&w, c).is_empty()) {
+        return None;
+    }
+    // A masked annotation is a full stop whose byte in `text` is '['; it is no boundary here.
+    let annotation = |x: &super::words::Word| text.as_bytes().get(x.span.start) == Some(&b'[');
+    // Only the sentences that name a time are read: a plan in one sentence stays a plan when
+    // the next foretells a feeling ("We're putting on a show next month. I'm looking forward
+    // to how proud they'll feel!").
+    let mut timed = vec![false; w.len()];
+    let mut from = 0;
+    for i in 0..=w.len() {
+        let ends = i == w.len()
+            || (w[i].punct
+                && matches!(w[i].low.as_str(), "." | "!" | "?" | ";")
+                && !annotation(&w[i]));
+        if ends {
+            let upto = (i + 1).min(w.len());
+            if w[from..upto].iter().any(annotation) {
+                timed[from..upto].fill(true);
+            }
+            from = upto;
+        }
+    }
+    let before = |mut i: usize| {
+        while i > 0 && (annotation(&w[i - 1]) || BE_FORMS.contains(&w[i - 1].low.as_str())) {
+            i -= 1;
+        }
+        i.checked_sub(1).map(|p| &w[p])
+    };
+    for marker in FUTURE_MARKERS {
+        for (start, _) in find_all(&w, marker) {
+            // No subject before the marker ("Gonna call you later!") is the user's own.
+            if timed[start]
+                && before(start)
+                    .is_some_and(|s| !s.punct && !FIRST_PERSON.contains(&s.low.as_str()))
+            {
+                return Some("a prediction, not a promise");
+            }
+        }
+    }
+    if w.iter()
+        .zip(&timed)
+        .any(|(x, t)| *t && !x.punct && (x.low.ends_with("'ll") || x.low.ends_with("’ll")))
+    {
+        return Some("a prediction, not a promise");
+    }
+    let lang = super::done::guess(&w);
+    for (i, x) in w.iter().enumerate() {
+        if !annotation(x) {
+            continue;
+        }
+        // Past a comma, never into the next sentence ("next Friday. I invited everyone").
+        let mut j = i + 1;
+        while j < w.len() && w[j].punct && !matches!(w[j].low.as_str(), "." | "!" | "?" | ";") {
+            j += 1;
+        }
+        let subject = w
+            .get(j)
+            .is_some_and(|s| FIRST_PERSON.contains(&s.low.as_str()));
+        let verb = if subject { j + 1 } else { j };
+        // With no subject first, the verb stands second as Swedish and Danish put it ("i
+        // fredags fick jag").
+        let past = PAST_AUXILIARIES.iter().any(|p| matches_at(&w, verb, p))
+            || w.get(verb).is_some_and(|v| {
+                super::done::is_past(&v.low, lang) || super::done::is_irregular_past(&v.low)
+            });
+        if past {
+            return Some("a report of the past, not a plan");
+        }
+    }
+    None
+}
+
 /// Whether a commitment episode (its words `text`, said at `said_at`, UTC RFC 3339) becomes an
 /// open item, given the end of the due time its words name (`due_end`, as stored): not when
 /// that time is over before the words were said ("I'll always remember our trip last year":
 /// a memory, not a promise), nor when its words only ask the listener something (whatever
 /// time they name), nor, when no due time is named, when [`not_a_commitment`] finds only
 /// social formulas, predictions, feelings, deliberations or a suggestion taken up with nothing
-/// named. Errors: a stored time that does not parse.
+/// named, nor when [`not_the_users_plan`] finds no promise of the user's at all.
+/// Errors: a stored time that does not parse.
 pub(crate) fn is_open_item(text: &str, said_at: &str, due_end: Option<&str>) -> Result<bool> {
     let reason = not_a_commitment(text);
     // A question promises nothing, whatever time it names ("Can we meet on Friday?").
     if reason == Some(QUESTION) {
+        return Ok(false);
+    }
+    // Nor does a prediction or a report with no promise of the user's in it, whatever time it
+    // names ("tomorrow's gonna be a blast", "On Friday I got great news").
+    if not_the_users_plan(text).is_some() {
         return Ok(false);
     }
     match due_end {
@@ -983,6 +1150,43 @@ mod tests {
         "continuing or feeling, not a task"
     )]
     #[case::make_them_happy_sv("Jag ska göra dem glada.", "continuing or feeling, not a task")]
+    // Striving for a state of others is an aim (LoCoMo conv-26).
+    #[case::best_to_make_sure(
+        "I'll do my best to make sure these kids have a safe and loving home.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::best_to_make_sure_sv(
+        "Jag ska göra mitt bästa för att se till att barnen har det bra.",
+        "continuing or feeling, not a task"
+    )]
+    #[case::best_to_make_sure_da(
+        "Jeg vil gøre mit bedste for at sørge for at børnene har det godt.",
+        "continuing or feeling, not a task"
+    )]
+    // Support for the listener (conv-30).
+    #[case::by_your_side("I'll be right by your side, Jon.", "a social formula")]
+    #[case::by_your_side_sv("Jag ska alltid finnas vid din sida.", "a social formula")]
+    #[case::by_your_side_da("Jeg vil altid være ved din side.", "a social formula")]
+    // A formula with a clause of time after it (conv-43).
+    #[case::let_you_know_once(
+        "Yep, I'll let you know once I'm done reading it.",
+        "a social formula"
+    )]
+    #[case::hor_av_mig_nar("Jag hör av mig när jag är hemma.", "a social formula")]
+    #[case::give_lyd_naar("Jeg skal nok give lyd når jeg er færdig.", "a social formula")]
+    // "have to", then only taking up and a quantity of what the listener named (conv-43).
+    #[case::have_to_check_some(
+        "We'll have to check some out.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::check_some_sv(
+        "Vi ska kolla in några.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
+    #[case::check_some_da(
+        "Vi skal tjekke nogle ud.",
+        "taking up the listener's suggestion, with nothing named to do"
+    )]
     fn no_open_item_from(#[case] text: &str, #[case] why: &str) {
         assert_eq!(not_a_commitment(text), Some(why), "`{text}`");
     }
@@ -1021,11 +1225,76 @@ mod tests {
     #[case::you_mentioned_but_own_task("I'll call the dentist you mentioned on Monday.")]
     #[case::watch_your_routine("Yeah, Jon, I'll watch your routine! So proud of you!")]
     #[case::make_dinner("I'll make a good dinner for the team on Friday.")]
+    // The negatives of this round's rules: a task of one's own after "make sure", a formula
+    // with a named thing before its clause of time, "have to" before a named thing.
+    #[case::best_to_make_sure_i("I'll do my best to make sure I send it by Friday.")]
+    #[case::make_sure_sv("Jag ska se till att boka tågbiljetterna.")]
+    #[case::let_you_know_price_once("I'll let you know the price once I've asked.")]
+    #[case::have_to_named("I'll have to check out the new climbing gym on Friday.")]
+    #[case::have_to_named_da("Jeg vil være nødt til at ringe til tandlægen.")]
+    #[case::take_some_time("I'll take some time off next week.")]
     fn open_item_from(#[case] text: &str) {
         assert_eq!(
             not_a_commitment(text),
             None,
             "`{text}` promises something to do (or names no cue, so capture's reading stands)"
+        );
+    }
+
+    #[rstest::rstest]
+    // A future whose subject is not the user (LoCoMo conv-30).
+    #[case::tomorrows_gonna(
+        "You've come so far since we last talked, and tomorrow's [2023-06-20] gonna be a blast!"
+    )]
+    #[case::it_will("It'll be so much fun next week [2023-05-15 – 2023-05-21].")]
+    #[case::kommer_att_sv("Det kommer att bli kul i morgon [2023-05-09]!")]
+    #[case::vil_da("Det vil blive sjovt i morgen [2023-05-09]!")]
+    // The named time, then a report in the past (conv-43).
+    #[case::got_news(
+        "On Friday [2024-01-12], I got great news - I'm finally in the study abroad program!"
+    )]
+    #[case::has_been(
+        "This week [2023-11-13 – 2023-11-19] has been swamped with exams but I'm plowing through."
+    )]
+    #[case::fick_jag_sv("I fredags [2024-01-12] fick jag goda nyheter.")]
+    #[case::har_vaeret_da("Denne uge [2023-11-13 – 2023-11-19] har været travl.")]
+    fn no_open_item_whatever_time_it_names(#[case] text: &str) {
+        assert!(
+            !is_open_item(
+                text,
+                "2023-05-08T10:00:00.000Z",
+                Some("2030-01-01T00:00:00+00:00")
+            )
+            .unwrap(),
+            "`{text}` promises nothing of the user's: a prediction or a report, not a plan"
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::plan_present("Next month [2023-09-01 – 2023-09-30] I'm having an art show.")]
+    #[case::no_subject("Gonna call the bank tomorrow [2023-05-09].")]
+    #[case::partner_and_i(
+        "My partner and I are going to Rome next week [2023-05-15 – 2023-05-21]."
+    )]
+    #[case::plan_sv("Nästa vecka [2023-05-15 – 2023-05-21] har jag ett möte med banken.")]
+    #[case::plan_da("I næste uge [2023-05-15 – 2023-05-21] holder jeg et møde med banken.")]
+    #[case::cue_and_past("Yesterday [2023-05-07] I decided that I'll move to Oslo next year.")]
+    #[case::past_in_next_sentence(
+        "I'm having a party next Friday [2023-05-12]. I invited everyone!"
+    )]
+    // A plan, then a feeling foretold in another sentence (conv-26).
+    #[case::plan_then_feeling(
+        "We're putting on a talent show next month [2023-09-01 – 2023-09-30]. I bet they'll feel so proud!"
+    )]
+    fn open_item_with_its_due_time(#[case] text: &str) {
+        assert!(
+            is_open_item(
+                text,
+                "2023-05-08T10:00:00.000Z",
+                Some("2030-01-01T00:00:00+00:00")
+            )
+            .unwrap(),
+            "`{text}` is a plan of the user's with a due time ahead"
         );
     }
 

@@ -1,6 +1,7 @@
-//! Evaluation harnesses: measure capture and recall on public, labelled data.
+//! Evaluation harnesses: measure capture, consolidation and recall on public, labelled data.
 
 pub mod capture;
+pub mod consolidation;
 pub mod embed_cache;
 pub mod locomo;
 pub mod longmemeval;

@@ -1,5 +1,5 @@
 //! `minne eval`: measure Minne on labelled data (retrieval on LoCoMo and LongMemEval, capture
-//! on the capture label file). Each subcommand calls one engine harness.
+//! on the capture label file, consolidation on its hand labels). Each subcommand calls one engine harness.
 
 use std::path::PathBuf;
 
@@ -57,6 +57,22 @@ enum Dataset {
         #[arg(long, value_name = "DIR")]
         keep: Option<PathBuf>,
     },
+    /// Consolidation precision on hand-labelled runs (tests/data/consolidation/labels.json):
+    /// each run imported into a fresh context and consolidated, every item compared with
+    /// its label.
+    Consolidation {
+        /// The labels file.
+        labels: PathBuf,
+        /// The folder the runs' data paths are relative to.
+        #[arg(long, value_name = "DIR", default_value = "../shared/data")]
+        data: PathBuf,
+        /// Only the run with this id.
+        #[arg(long)]
+        run: Option<String>,
+        /// Print the report as JSON (every item with its label).
+        #[arg(long)]
+        json: bool,
+    },
     /// Capture on a label file (shared/data/capture/dev.json).
     Capture {
         /// The label file.
@@ -88,6 +104,26 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let report = match args.dataset {
         Dataset::Capture { path, json } => {
             let report = minne::eval::capture::evaluate(&path)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                println!("{}", report.table());
+            }
+            return Ok(());
+        }
+        Dataset::Consolidation {
+            labels,
+            data,
+            run,
+            json,
+        } => {
+            let report = minne::eval::consolidation::evaluate(
+                &labels,
+                &data,
+                embedder(env)?,
+                run.as_deref(),
+                &mut |l| eprintln!("{l}"),
+            )?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
