@@ -109,6 +109,18 @@ pub struct ForgetPreview {
     pub items: Vec<crate::episodes::EpisodeView>,
 }
 
+/// The recall threshold a topic forget lists from: the model's calibrated recall threshold
+/// ([`crate::recall::default_threshold_for`]), but never under 0.34 (Recall v6's e5 value).
+/// Recall lowered e5's to 0.30 when its abstention rules took over part of the threshold's
+/// work (Recall v7); a topic forget runs without those rules, so the lower value would list
+/// memories about other things for deletion.
+pub fn topic_threshold(model_id: &str) -> f64 {
+    crate::recall::default_threshold_for(model_id).max(TOPIC_THRESHOLD_FLOOR)
+}
+
+/// The least threshold of [`topic_threshold`].
+const TOPIC_THRESHOLD_FLOOR: f64 = 0.34;
+
 /// The cosine an episode with no word in common with a topic needs to count as about it, per
 /// embedding model: MiniLM 0.5 (unrelated episodes scored at most 0.28 on the fixture of
 /// tests/topic_forget.rs), multilingual-e5-small 0.80 (its cosines sit between about 0.74 and
@@ -191,8 +203,7 @@ impl Engine {
     }
 
     /// The episodes about `query`, best match first: the episodes recall itself finds for
-    /// `query` (its own ranking and the model's calibrated threshold,
-    /// [`crate::recall::default_threshold_for`], so `recall --explain` says why), never
+    /// `query` (its own ranking and [`topic_threshold`], so `recall --explain` says why), never
     /// abstaining and with retrievability and salience counted in full rather than gated by
     /// relevance (a forget lists rather than withholds), except those whose relevance came only from a
     /// neighbouring turn (that turn is about the topic, not this one), and only those sharing
@@ -208,12 +219,12 @@ impl Engine {
         query: &str,
         exclude: &[crate::model::MessageId],
     ) -> Result<Vec<crate::recall::RecallHit>> {
-        // `threshold: None` is the loaded model's calibrated threshold, as `minne recall`.
         // A topic forget lists rather than withholds (the user confirms item by item, and a
         // memory left off the list survives the forget): no abstention, and retrievability and
         // salience count in full, not gated by relevance as in recall's ranking.
         let q = crate::recall::RecallQuery {
             k: TOPIC_MAX + exclude.len() * 8,
+            threshold: Some(topic_threshold(self.embedder.model_id())),
             weights: crate::recall::Weights {
                 gated: false,
                 ..crate::recall::Weights::default()

@@ -24,7 +24,7 @@ pub struct Args {
     /// At most this many results.
     #[arg(long, short = 'k', default_value_t = DEFAULT_K as u16, value_parser = clap::value_parser!(u16).range(1..))]
     k: u16,
-    /// Results must score at least this [default: calibrated per model: 0.34 for
+    /// Results must score at least this [default: calibrated per model: 0.30 for
     /// multilingual-e5-small, 0.34 for all-minilm-l6-v2].
     #[arg(long)]
     threshold: Option<f64>,
