@@ -493,6 +493,7 @@ const FRAME_WORDS: &[&str] = &[
     "way",
     "ways",
     "right",
+    "due",
     // English: a class of answer ("which monitoring *tool*", "what *kind* of tea"), not
     // what it is about
     "tool",
@@ -582,6 +583,12 @@ const FRAME_WORDS: &[&str] = &[
     "november",
     "december",
     // Swedish
+    "gammal",
+    "gamla",
+    "ny",
+    "nya",
+    "nytt",
+    "maten",
     "typ",
     "sorts",
     "slags",
@@ -621,6 +628,11 @@ const FRAME_WORDS: &[&str] = &[
     "igår",
     "idag",
     // Danish
+    "gammel",
+    "gamle",
+    "nye",
+    "nyt",
+    "maden",
     "værktøj",
     "mad",
     "dyr",
