@@ -744,6 +744,14 @@ pub(crate) fn fill_absent(
     focus.asks_stored = asks_for_stored(text);
     let verbs = verb_slots(text);
     focus.split_phrases = split_phrases(conn, text, &focus.people, &focus.missing, &verbs)?;
+    let mut candidates = focus_candidates(&focus.missing);
+    candidates.retain(|w| !cues.contains(w));
+    let judged = !candidates.is_empty() && scale > 0.0;
+    // Nothing left for a rule that reads absent words: the best memories' texts and
+    // language are not needed (most questions end here, on the hot path).
+    if !judged && focus.split_phrases.is_empty() {
+        return Ok(());
+    }
     let order = |a: &(i64, f64), b: &(i64, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
     let mut best: Vec<(i64, f64)> = ranked.to_vec();
     if best.len() > BEST_MEMORIES {
@@ -757,9 +765,7 @@ pub(crate) fn fill_absent(
             .iter()
             .any(|t| super::language::detect(t).is_some_and(|held| held != asked))
     });
-    let mut candidates = focus_candidates(&focus.missing);
-    candidates.retain(|w| !cues.contains(w));
-    if candidates.is_empty() || scale <= 0.0 {
+    if !judged {
         return Ok(());
     }
     candidates.retain(|w| !prefix_held(conn, w).unwrap_or(false));
@@ -968,7 +974,8 @@ pub fn proper_words(text: &str, people: &[String]) -> Vec<String> {
         let capitalised = token
             .trim_start_matches(|c: char| !c.is_alphanumeric())
             .starts_with(char::is_uppercase);
-        if capitalised && !sentence_start && !opens_quote {
+        let title = token.ends_with('.') && is_abbreviation(token);
+        if capitalised && !sentence_start && !opens_quote && !title {
             for word in lexical::words(token) {
                 for part in word.split(['\'', '’', '-']).filter(|p| !p.is_empty()) {
                     let kept = lexical::content_words(part, people);
@@ -982,9 +989,31 @@ pub fn proper_words(text: &str, people: &[String]) -> Vec<String> {
                 }
             }
         }
-        sentence_start = token.ends_with(['.', '?', '!', ':', ';']);
+        sentence_start = token.ends_with(['?', '!', ':', ';'])
+            || (token.ends_with('.') && !is_abbreviation(token));
     }
     out
+}
+
+/// Titles and abbreviations that end in a full stop inside a sentence ("*Dr.* Smith",
+/// "*t.ex.* Oslo", "*J.* Smith"), en/sv/da, lowercased without their dots.
+#[rustfmt::skip]
+const ABBREVIATIONS: &[&str] = &[
+    "dr", "mr", "mrs", "ms", "prof", "st", "mt", "jr", "sr", "vs", "etc", "eg", "ie",
+    "approx", "dept", "tex", "bla", "dvs", "ca", "nr", "kl", "sk", "osv", "mm", "resp",
+    "feks", "mv", "hr", "fr",
+];
+
+/// Whether `token`, which ends in a full stop, is an abbreviation rather than a sentence's
+/// end: one of [`ABBREVIATIONS`], a single letter (an initial), or dotted inside ("e.g.").
+fn is_abbreviation(token: &str) -> bool {
+    let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+    let bare: String = word
+        .chars()
+        .filter(|c| *c != '.')
+        .flat_map(char::to_lowercase)
+        .collect();
+    word.chars().count() == 1 || word.contains('.') || ABBREVIATIONS.contains(&bare.as_str())
 }
 
 /// Possessives: the word after one names something the asker takes as theirs ("*my*
@@ -1651,6 +1680,15 @@ mod tests {
             "a quote's first word and \"I\" are not read as names"
         );
         assert_eq!(proper_words("När flög jag till Oslo?", &[]), ["oslo"]);
+        assert_eq!(
+            proper_words(
+                "What did Dr. Smith prescribe? Did J. Ekberg call, e.g. Monday?",
+                &[]
+            ),
+            ["smith", "ekberg"],
+            "a title, an initial or \"e.g.\" is no name and ends no sentence, so the name \
+             after it is kept"
+        );
     }
 
     #[test]
