@@ -25,13 +25,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use chrono::{TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::retrieval::ScratchDir;
-use crate::clock::FixedClock;
+use super::retrieval::{after_the_data, scratch_engine};
 use crate::consolidate::FactStatus;
-use crate::context::ContextName;
 use crate::embed::Embedder;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -302,14 +299,7 @@ pub fn produced_items(engine: &Engine) -> Result<Vec<Item>> {
 /// Imports one run into a fresh context under a scratch folder and consolidates it; returns
 /// what it produced. The clock stands at 2030-01-01, after every message of the data.
 pub fn run_once(run: &Run, data_root: &Path, embedder: Arc<dyn Embedder>) -> Result<Vec<Item>> {
-    let scratch = ScratchDir::new()?;
-    let clock = Arc::new(FixedClock::new(
-        Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0)
-            .single()
-            .unwrap_or_default(),
-    ));
-    let context = ContextName::new("personal")?;
-    let mut engine = Engine::open(&scratch.path().join("data"), &context, embedder, clock)?;
+    let (_scratch, _clock, mut engine) = scratch_engine(embedder, after_the_data())?;
     let format = if run.sample.is_some() {
         ImportFormat::Locomo
     } else {

@@ -5,13 +5,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use chrono::{Duration, TimeZone, Utc};
+use chrono::Duration;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::retrieval::{Outcome, Protocol, Report, ScratchDir, ask, reduce};
-use crate::clock::FixedClock;
-use crate::context::ContextName;
+use super::retrieval::{Outcome, Protocol, Report, after_the_data, ask, reduce, scratch_engine};
 use crate::embed::Embedder;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -176,14 +174,7 @@ pub fn evaluate(
         *notes
             .entry("questions_skipped_unreadable".into())
             .or_default() += s.skipped;
-        let scratch = ScratchDir::new()?;
-        let clock = Arc::new(FixedClock::new(
-            Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0)
-                .single()
-                .unwrap_or_default(),
-        ));
-        let context = ContextName::new("personal")?;
-        let mut engine = Engine::open(scratch.path(), &context, embedder.clone(), clock.clone())?;
+        let (_scratch, clock, mut engine) = scratch_engine(embedder.clone(), after_the_data())?;
         let options = ImportOptions {
             sample: Some(s.sample_id.clone()),
             ..ImportOptions::new(ImportFormat::Locomo)

@@ -11,11 +11,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use serde_json::Value;
 
-use super::retrieval::{Outcome, Protocol, Report, ScratchDir, ask, reduce};
-use crate::clock::FixedClock;
-use crate::context::ContextName;
+use super::retrieval::{Outcome, Protocol, Report, after_the_data, ask, reduce, scratch_engine};
 use crate::embed::Embedder;
-use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::{NewMessage, NewSession};
 use crate::model::Role;
@@ -191,15 +188,11 @@ pub fn evaluate(
     let dump = std::env::var_os("MINNE_EVAL_DUMP").map(std::path::PathBuf::from);
     let n = limit.unwrap_or(items.len()).min(items.len());
     for (i, item) in items.iter().take(n).enumerate() {
-        let scratch = ScratchDir::new()?;
-        let at = item.asked_at.map(|t| t.to_utc()).unwrap_or_else(|| {
-            Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0)
-                .single()
-                .unwrap_or_default()
-        });
-        let clock = Arc::new(FixedClock::new(at));
-        let context = ContextName::new("personal")?;
-        let mut engine = Engine::open(scratch.path(), &context, embedder.clone(), clock)?;
+        let at = item
+            .asked_at
+            .map(|t| t.to_utc())
+            .unwrap_or_else(after_the_data);
+        let (_scratch, _clock, mut engine) = scratch_engine(embedder.clone(), at)?;
         let sessions = haystack(item);
         let report = engine.import_sessions(&sessions, "longmemeval", &mut |_| {})?;
         let relevant_turns: HashSet<String> = item

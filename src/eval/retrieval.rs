@@ -4,12 +4,17 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use chrono::{DateTime, TimeZone, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::metrics::{self, mean, percentile};
+use crate::clock::FixedClock;
+use crate::context::ContextName;
+use crate::embed::Embedder;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::recall::{DEFAULT_THRESHOLD, Ranking, RecallHit, RecallQuery, Weights};
@@ -928,6 +933,29 @@ impl Report {
         }
         s
     }
+}
+
+/// When an evaluation's clock stands unless the data dates its questions: 2030-01-01 00:00
+/// UTC, after every message of the public data sets.
+pub fn after_the_data() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2030, 1, 1, 0, 0, 0)
+        .single()
+        .unwrap_or_default()
+}
+
+/// A fresh `personal` context in a new [`ScratchDir`], on a [`FixedClock`] standing at `at`:
+/// what each evaluated conversation is imported into. Bind the three in this order, so the
+/// engine closes before its folder is removed. Errors: the folder or the context cannot be
+/// made ([`Error::Io`], [`Error::Database`]).
+pub fn scratch_engine(
+    embedder: Arc<dyn Embedder>,
+    at: DateTime<Utc>,
+) -> Result<(ScratchDir, Arc<FixedClock>, Engine)> {
+    let scratch = ScratchDir::new()?;
+    let clock = Arc::new(FixedClock::new(at));
+    let context = ContextName::new("personal")?;
+    let engine = Engine::open(scratch.path(), &context, embedder, clock.clone())?;
+    Ok((scratch, clock, engine))
 }
 
 /// A fresh, empty data folder for one evaluation context, removed on drop.
