@@ -706,9 +706,19 @@ fn statement(text: &str, w: &[Word]) -> Option<String> {
                     .is_some_and(|a| HABIT_ADVERBS.contains(&a.low.as_str()));
             habit.then_some(start + 3)
         })?;
-    // "I've always wanted to try the seafood there": a wish, not a fact about the user.
-    if w.get(lead_end)
-        .is_some_and(|x| WISHES.contains(&x.low.as_str()))
+    // "I've always wanted to try the seafood there", "jag vill aldrig …": a wish, not a fact
+    // about the user, whether the wish is the opening's verb or the word after it.
+    let upto = (lead_end + 1).min(w.len());
+    let present_wish = |i: usize| {
+        PRESENT_WISHES.contains(&w[i].low.as_str())
+            && w[i + 1..w.len().min(i + 3)]
+                .iter()
+                .any(|x| WISHED_FOR.contains(&x.low.as_str()))
+    };
+    if w[start..upto]
+        .iter()
+        .any(|x| WISHES.contains(&x.low.as_str()))
+        || (start..upto).any(present_wish)
     {
         return None;
     }
@@ -1046,6 +1056,26 @@ fn liked_object(text: &str, w: &[Word], at: usize) -> Option<String> {
                             | "time"
                     ))));
     let cut_at_preposition = gerund && next.is_some_and(|x| PREPOSITIONS.contains(&x.low.as_str()));
+    // "action and sci-fi movies": one word, then a longer conjunct, may be a modifier of the
+    // conjunct's noun ("action movies"), so cutting at "and" would leave a bare modifier
+    // ("likes action"). The whole coordination is kept as the object; "pizza and ice cream"
+    // read whole is true too. A gerund ("hiking and long walks") names its own activity.
+    let coordinated_modifier = n == 1
+        && !gerund
+        && next.is_some_and(|x| COORDINATORS.contains(&x.low.as_str()))
+        && w[end + 1..]
+            .iter()
+            .take_while(|x| !x.punct && !STOPS.contains(&x.low.as_str()))
+            .count()
+            >= 2;
+    if coordinated_modifier {
+        let mut e = end + 1;
+        while e < w.len() && !w[e].punct && !STOPS.contains(&w[e].low.as_str()) {
+            e += 1;
+        }
+        return (e - at <= OBJECT_WORDS)
+            .then(|| text[w[at].span.start..w[e - 1].span.end].to_string());
+    }
     if !cut_at_limit && !cut_at_preposition {
         return Some(short);
     }
@@ -1314,6 +1344,8 @@ mod tests {
     // this true trait was lost to the sentiment rule).
     #[case::will_always_love("I will always love reading.", "I will always love reading")]
     #[case::will_always_love_da("Jeg vil altid elske jazz.", "Jeg vil altid elske jazz")]
+    // "want" with an object is a taste; "want to" is a wish (below).
+    #[case::want_object("I always want my coffee black.", "I always want my coffee black")]
     fn free_statement_from(#[case] text: &str, #[case] value: &str) {
         assert_eq!(
             claims(text),
@@ -1370,6 +1402,11 @@ mod tests {
     #[case::wish_never("I never wanted to leave.")]
     #[case::wish_sv("Jag har alltid velat se Island.")]
     #[case::wish_da("Jeg har altid drømt om at sejle.")]
+    // A present wish or hope is a feeling, not a lasting fact (LoCoMo conv-41: "I never want
+    // to go through this again").
+    #[case::wish_present("I never want to go through this again.")]
+    #[case::wish_present_sv("Jag vill aldrig uppleva det igen.")]
+    #[case::wish_present_da("Jeg håber altid på sol.")]
     // A liking in a relative clause: its "object" is the main clause's verb (conv-43).
     #[case::relative_clause("Doing the things I love makes writing even more fun.")]
     #[case::relative_clause_sv("Det jag älskar är att resa.")]
@@ -1489,6 +1526,19 @@ mod tests {
         "preference:spending time with the friends i have",
         "likes"
     )]
+    // One word before a longer conjunct may share its noun: the coordination is kept whole
+    // (LoCoMo conv-41: "likes action" from "action and sci-fi movies").
+    #[case::coordinated_modifier(
+        "I like action and sci-fi movies.",
+        "preference:action and sci-fi movies",
+        "likes"
+    )]
+    #[case::coordinated_modifier_sv(
+        "Jag gillar rock och klassisk musik.",
+        "preference:rock och klassisk musik",
+        "likes"
+    )]
+    #[case::coordinated_single_words("I love pizza and pasta.", "preference:pizza", "likes")]
     // A gerund before its noun is whole; what follows is no part of it.
     #[case::gerund_noun(
         "I love camping trips with my fam.",

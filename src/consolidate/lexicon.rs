@@ -195,7 +195,8 @@ pub(super) const PHATIC: &[&str] = &[
     "hörs", "vi ses", "ha det", "ta hand om dig", "lycka till", "hører fra", "høres ved",
     "holder dig opdateret", "hold mig opdateret", "pas på dig selv", "held og lykke",
     "by your side", "at your side", "vid din sida", "vid er sida", "ved din side",
-    "ved jeres side", "give lyd", "giver lyd",
+    "ved jeres side", "give lyd", "giver lyd", "give you a shout", "give you a holler",
+    "drop you a line", "slå en signal", "slår en signal", "give et praj", "giver et praj",
 ];
 
 /// Conjunctions that open a clause of time after a social formula ("let you know *once* I'm
@@ -237,6 +238,17 @@ pub(super) const WISHES: &[&str] = &[
     "drömt", "längtat", "hoppats", "villet", "ønsket", "drømt", "håbet", "længtes",
 ];
 
+/// Present verbs of wishing, a wish only before an infinitive or what is hoped for ("I never
+/// *want to* go through this again", "jeg *håber* altid *på* sol"), where "I always want my
+/// coffee black" is a taste.
+pub(super) const PRESENT_WISHES: &[&str] = &[
+    "want", "wants", "hope", "hopes", "vill", "önskar", "hoppas", "ønsker", "håber",
+];
+
+/// What follows a present wish ([`PRESENT_WISHES`]) within two words: an infinitive marker or
+/// the preposition of what is hoped for.
+pub(super) const WISHED_FOR: &[&str] = &["to", "for", "att", "på", "om", "at"];
+
 /// Prepositions that may follow a gerund object and carry its complement ("experimenting *in*
 /// the kitchen", "curling up *with* a good book").
 pub(super) const PREPOSITIONS: &[&str] = &[
@@ -250,6 +262,10 @@ pub(super) const CLAUSE_ENDS: &[&str] = &[
     "or", "than", "och", "men", "eftersom", "så", "när", "medan", "också", "längre", "eller",
     "og", "fordi", "når", "mens", "også", "længere", "lot", "more", "mer", "mere",
 ];
+
+/// Coordinating conjunctions between the parts of one object ("action *and* sci-fi
+/// movies"), en/sv/da.
+pub(super) const COORDINATORS: &[&str] = &["and", "or", "och", "eller", "og"];
 
 /// Finite verbs that may follow a liking verb only when the liking is a relative clause ("the
 /// things I love *makes* writing fun", "det jag älskar *är* …").

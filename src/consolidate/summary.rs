@@ -1174,6 +1174,13 @@ mod tests {
     )]
     #[case::hor_av_mig_nar("Jag hör av mig när jag är hemma.", "a social formula")]
     #[case::give_lyd_naar("Jeg skal nok give lyd når jeg er færdig.", "a social formula")]
+    // "give you a shout" says what "let you know" says (LoCoMo conv-41).
+    #[case::shout_whenever(
+        "I'll be sure to give you a shout whenever I'm in town.",
+        "a social formula"
+    )]
+    #[case::signal_sv("Jag ska slå en signal när jag är klar.", "a social formula")]
+    #[case::praj_da("Jeg skal nok give et praj når jeg er klar.", "a social formula")]
     // "have to", then only taking up and a quantity of what the listener named (conv-43).
     #[case::have_to_check_some(
         "We'll have to check some out.",

@@ -53,7 +53,9 @@ pub(crate) fn tokenize(text: &str) -> Vec<Word> {
                         .next_back()
                         .is_some_and(|p| p.is_ascii_digit())
                     && next.is_some_and(|n| n.is_ascii_digit());
-                let joins = ((d == '\'' || d == '’' || d == '-')
+                // A colon inside a name ("CS:GO", "Re:Zero") has no space after it, where a
+                // colon in prose ("Big news: …") has one.
+                let joins = ((d == '\'' || d == '’' || d == '-' || d == ':')
                     && next.is_some_and(char::is_alphanumeric))
                     || in_number;
                 if d.is_alphanumeric() || joins {
@@ -196,6 +198,20 @@ mod tests {
         assert!(
             w[4].capital,
             "a place name keeps its capital, which the value rules need"
+        );
+    }
+
+    #[test]
+    fn a_colon_inside_a_name_keeps_it_whole() {
+        // "I usually play CS" was kept from "I usually play CS:GO" (LoCoMo conv-42).
+        let w = tokenize("I usually play CS:GO. Big news: we won.");
+        let lows: Vec<&str> = w.iter().map(|w| w.low.as_str()).collect();
+        assert_eq!(
+            lows,
+            [
+                "i", "usually", "play", "cs:go", ".", "big", "news", ":", "we", "won", "."
+            ],
+            "a colon with a space after it is still a mark of its own"
         );
     }
 
