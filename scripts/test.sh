@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/minne-target}"
+# The tests load ONNX Runtime through the library: its telemetry stays off there too.
+export ORT_DISABLE_TELEMETRY="${ORT_DISABLE_TELEMETRY:-1}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 step() { printf '\n==> %s\n' "$*"; }
 

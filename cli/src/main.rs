@@ -89,6 +89,7 @@ enum Command {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
+    disable_runtime_telemetry();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -123,6 +124,20 @@ fn restore_default_sigpipe() {
 
 #[cfg(not(unix))]
 fn restore_default_sigpipe() {}
+
+/// Keeps ONNX Runtime's telemetry off: Microsoft's builds (the one setup-models.sh installs)
+/// otherwise write a device id and queued usage events under `~/.cache/Microsoft` for upload,
+/// and nothing about the user's machine may leave it. The library reads
+/// `ORT_DISABLE_TELEMETRY` when it loads, before the engine's own
+/// `with_telemetry(false)` (src/embed/onnx.rs) can act, so it is set here; a value the user
+/// set is kept.
+#[allow(unsafe_code)] // setting the environment is unsafe only with other threads running
+fn disable_runtime_telemetry() {
+    if std::env::var_os(minne::embed::RUNTIME_TELEMETRY_ENV).is_none() {
+        // SAFETY: called first thing in `main`, before any other thread exists.
+        unsafe { std::env::set_var(minne::embed::RUNTIME_TELEMETRY_ENV, "1") };
+    }
+}
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     let mut settings = minne::settings::Settings::from_env()?;

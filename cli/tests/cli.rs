@@ -755,3 +755,80 @@ fn an_unknown_review_entry_points_to_minne_review() {
             );
     }
 }
+
+/// ONNX Runtime's Microsoft build writes a device id and queued usage events under
+/// `$HOME/.cache/Microsoft/DeveloperTools/.onnxruntime` unless told not to (a fresh user found
+/// `onnxruntime.db` holding the binary's path, OS, CPU and network kind). The binary turns it
+/// off itself, so even with the variable removed from its environment a recall with the real
+/// model leaves no such folder in a fresh home.
+#[test]
+fn the_model_runtime_writes_no_telemetry() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let models = std::env::var_os("MINNE_MODELS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(&std::env::var_os("HOME").expect("HOME is set")).join(".cache/minne")
+        });
+    let file = dir.path().join("chat.json");
+    std::fs::write(&file, TRANSCRIPT).unwrap();
+    for args in [
+        vec!["import", "--format", "transcript", file.to_str().unwrap()],
+        vec!["recall", "cello"],
+    ] {
+        minne(&dir.path().join("data"))
+            .env("HOME", &home)
+            .env("MINNE_MODELS_DIR", &models)
+            .env_remove("ORT_DISABLE_TELEMETRY")
+            .args(&args)
+            .assert()
+            .success();
+    }
+    let microsoft = home.join(".cache").join("Microsoft");
+    assert!(
+        !microsoft.exists(),
+        "ONNX Runtime wrote telemetry under {}",
+        microsoft.display()
+    );
+}
+
+/// `recall -k 3` gives at most three results, each at or above the threshold, also when the
+/// results have conflict partners. A fresh user got five for "what is my name?", one at 0.10
+/// against a threshold of 0.30: "I work at Klarna now" superseded the employer of the message
+/// that gave the old name, and came along as that message's partner.
+#[test]
+fn recall_keeps_k_and_the_threshold_with_conflicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(
+        &file,
+        r#"{"sessions": [{"id": "me", "messages": [
+  {"role": "user", "text": "My name is Karin, I live in Malmö and I work at Spotify.", "timestamp": "2026-01-05T09:00:00+01:00"},
+  {"role": "user", "text": "Actually my name is Karolina, not Karin.", "timestamp": "2026-02-05T09:00:00+01:00"},
+  {"role": "user", "text": "I moved to Stockholm last week.", "timestamp": "2026-03-05T09:00:00+01:00"},
+  {"role": "user", "text": "I work at Klarna now, I left Spotify.", "timestamp": "2026-04-05T09:00:00+01:00"}
+]}]}"#,
+    )
+    .unwrap();
+    minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
+    minne(&data).arg("consolidate").assert().success();
+    let threshold = 0.30; // e5's calibrated threshold (README, "Recall")
+    let hits = json(minne(&data).args(["recall", "--json", "-k", "3", "what is my name?"]));
+    let hits = hits
+        .as_array()
+        .expect("--json prints the results as a list");
+    assert!(!hits.is_empty(), "the name is stored: {hits:#?}");
+    assert!(hits.len() <= 3, "at most k results: {hits:#?}");
+    for h in hits {
+        assert!(
+            h["score"].as_f64().unwrap() >= threshold,
+            "every result clears the threshold: {hits:#?}"
+        );
+    }
+}

@@ -297,7 +297,14 @@ impl Engine {
                 baseline.update(&tone);
                 let mut seen_texts = std::collections::HashSet::new();
                 let marked = restate::marked_as_repeat(&m.text);
-                for ep in episodes {
+                // "Don't remember this: …", "off the record": the user asked that nothing of
+                // this message be kept, so no episode is made from it (the message itself
+                // stays in the transcript, where `minne forget` reaches it).
+                let withheld = m.role == Role::User && crate::capture::asks_not_to_keep(&m.text);
+                if withheld {
+                    tracing::info!(message = m.id, "asked not to be remembered: no episode");
+                }
+                for ep in episodes.into_iter().filter(|_| !withheld) {
                     if !worth_storing(m, ep.kind) {
                         continue;
                     }

@@ -45,10 +45,78 @@ const EXPLICIT_SAVE_CUES: &[&str] = &[
     "det er vigtigt",
 ];
 
-/// Whether the user explicitly asks for this message to be remembered.
+/// Words that, right before a save cue, make it no request: a negation ("*don't* remember
+/// this") or a subject reporting their own memory ("*I* remember that day", "*you* don't
+/// forget"), en/sv/da.
+const NOT_A_REQUEST_BEFORE: &[&str] = &[
+    "don't", "dont", "do", "not", "never", "i", "we", "you", "they", "he", "she", "inte", "aldrig",
+    "jag", "vi", "du", "ikke", "jeg", "de", "han", "hon", "hun",
+];
+
+/// Whether the user explicitly asks for this message to be remembered: a save cue
+/// ([`EXPLICIT_SAVE_CUES`]) not negated or reported ([`NOT_A_REQUEST_BEFORE`]), in a message
+/// that does not ask not to be kept ([`asks_not_to_keep`]).
 pub fn explicit_save(text: &str) -> bool {
     let lower = text.to_lowercase();
-    EXPLICIT_SAVE_CUES.iter().any(|c| lower.contains(c))
+    !asks_not_to_keep(text)
+        && EXPLICIT_SAVE_CUES.iter().any(|cue| {
+            lower.match_indices(cue).any(|(at, _)| {
+                let before = lower[..at]
+                    .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+                    .rfind(|w| !w.is_empty())
+                    .map(|w| w.replace('’', "'"));
+                !before.is_some_and(|w| NOT_A_REQUEST_BEFORE.contains(&w.as_str()))
+            })
+        })
+}
+
+/// Requests not to keep a message, lowercased, en/sv/da ("don't remember this", "off the
+/// record", "kom inte ihåg det här", "husk ikke det her").
+const DO_NOT_KEEP_CUES: &[&str] = &[
+    "don't remember this",
+    "don't remember that",
+    "dont remember this",
+    "do not remember this",
+    "do not remember that",
+    "don't save this",
+    "do not save this",
+    "don't store this",
+    "do not store this",
+    "don't keep this",
+    "do not keep this",
+    "off the record",
+    "kom inte ihåg det här",
+    "kom inte ihåg detta",
+    "spara inte det här",
+    "spara inte detta",
+    "husk ikke det her",
+    "husk ikke dette",
+    "gem ikke det her",
+    "gem ikke dette",
+];
+
+/// Whether the user asks Minne not to keep this message ([`DO_NOT_KEEP_CUES`]) at the start
+/// of a sentence or after "please"/"but"/"and" ("Please don't remember this, but …"): capture
+/// then stores no episode from it, so nothing of it is recalled, consolidated or shown at
+/// session start. "I don't remember that film" reports the speaker's memory and is no request.
+pub fn asks_not_to_keep(text: &str) -> bool {
+    let lower = text.to_lowercase().replace('’', "'");
+    DO_NOT_KEEP_CUES.iter().any(|cue| {
+        lower.match_indices(cue).any(|(at, _)| {
+            let before = lower[..at].trim_end();
+            let word = before
+                .rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
+                .find(|w| !w.is_empty());
+            before.is_empty()
+                || before.ends_with(['.', '!', '?', ':', ';', ',', '(', '"'])
+                || word.is_some_and(|w| {
+                    matches!(
+                        w,
+                        "please" | "but" | "and" | "snälla" | "men" | "och" | "og"
+                    )
+                })
+        })
+    })
 }
 
 /// Shortest lifespan, for routine talk at salience 0: days.
@@ -101,6 +169,36 @@ mod tests {
             !explicit_save("I remembered the umbrella today."),
             "reporting a memory is not a request to keep one"
         );
+        // A negated or reported cue is no request (a fresh user's "Don't remember this: my
+        // salary is …" was stored at the explicit-save floor).
+        for text in [
+            "Don't remember this: my salary is 80000 SEK.",
+            "I don't remember that restaurant at all.",
+            "I remember that day well.",
+            "I don't forget birthdays.",
+        ] {
+            assert!(!explicit_save(text), "no request to keep: {text}");
+        }
+    }
+
+    #[test]
+    fn requests_not_to_keep_are_recognised_and_reports_are_not() {
+        for text in [
+            "Don't remember this: my salary is 80000 SEK.",
+            "Please don't remember this, but I'm being treated for depression.",
+            "Off the record: I'm interviewing at Google next week.",
+            "Kom inte ihåg det här: jag har skulder.",
+            "Husk ikke det her, men jeg søger nyt job.",
+        ] {
+            assert!(asks_not_to_keep(text), "a request not to keep: {text}");
+        }
+        for text in [
+            "I don't remember this place at all.",
+            "We talked off the record yesterday? No, on it.",
+            "Jag kom inte ihåg det här numret.",
+        ] {
+            assert!(!asks_not_to_keep(text), "a report, not a request: {text}");
+        }
     }
 
     #[test]

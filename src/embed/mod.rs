@@ -30,6 +30,13 @@ use crate::error::{Error, Result};
 
 pub use hash::HashEmbedder;
 
+/// The environment variable that keeps ONNX Runtime's own telemetry off when set to `1`
+/// (Microsoft's builds, which setup-models.sh installs, otherwise write a device id and queued
+/// usage events under `~/.cache/Microsoft/DeveloperTools/.onnxruntime`). The runtime reads it
+/// when it loads, so a program sets it at the start of `main`, before any thread starts: the
+/// `minne` CLI and the desktop app do.
+pub const RUNTIME_TELEMETRY_ENV: &str = "ORT_DISABLE_TELEMETRY";
+
 /// Turns text into L2-normalised vectors of [`Embedder::dimensions`] floats.
 ///
 /// Implementations are shared between threads; a call may block while another thread's call

@@ -84,6 +84,8 @@ fn runtime(lib: &Path) -> Result<Environment> {
             ))
         })?
         .with_name("minne")
+        // Microsoft's builds send usage telemetry by default; nothing leaves this machine.
+        .with_telemetry(false)
         .build()
         .map_err(|e| Error::Embedding(format!("cannot start ONNX Runtime: {e}")))?;
     *slot = Some(env.clone());
