@@ -596,8 +596,11 @@ impl Engine {
                 (*s, reason)
             })
             .collect();
-        // A memory that disagrees with a result comes with it, wherever it ranked: the choice
-        // between them is the reader's (issue 4, "Conflicts").
+        // A memory that disagrees with a result comes with it, wherever it ranked, when it
+        // too clears the threshold: the choice between them is the reader's (issue 4,
+        // "Conflicts"). One under the threshold is not about the question: "I work at
+        // Klarna now" superseded the employer of the message that gave the user's old name,
+        // and came with "what is my name?" at relevance 0.12 (a fresh user's report).
         let mut shown: Vec<Scored> = scored[..cleared].to_vec();
         let pairs = conflict::fact_pairs(
             self.store.conn(),
@@ -606,10 +609,20 @@ impl Engine {
         for (old, new) in &pairs {
             for id in [*old, *new] {
                 if !shown.iter().any(|s| s.id.0 == id)
-                    && let Some(s) = scored.iter().find(|s| s.id.0 == id)
+                    && let Some(s) = scored.iter().find(|s| s.id.0 == id && s.score >= threshold)
                 {
                     shown.push(*s);
                 }
+            }
+        }
+        // Still at most k: a partner takes the place of the lowest result in no pair.
+        let paired = |id: EpisodeId| pairs.iter().any(|(o, n)| *o == id.0 || *n == id.0);
+        while shown.len() > query.k {
+            match shown.iter().rposition(|s| !paired(s.id)) {
+                Some(i) => {
+                    shown.remove(i);
+                }
+                None => break,
             }
         }
         let misses: Vec<(Scored, LeftOut)> = misses
