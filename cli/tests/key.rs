@@ -76,3 +76,21 @@ fn key_file_notice_rotation_and_passphrase_mode() {
         .assert()
         .success();
 }
+
+/// Without MINNE_NEW_PASSPHRASE and without a terminal, `key passphrase` says where a
+/// passphrase can come from (a fresh user got only "the passphrase is empty"), and the
+/// context keeps its key.
+#[test]
+fn no_new_passphrase_says_where_one_comes_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    minne(&data).args(["-c", "work", "list"]).assert().success();
+    minne(&data)
+        .args(["key", "passphrase", "-c", "work"])
+        .env_remove("MINNE_NEW_PASSPHRASE")
+        .write_stdin("")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("MINNE_NEW_PASSPHRASE"));
+    minne(&data).args(["-c", "work", "list"]).assert().success();
+}

@@ -60,8 +60,26 @@ pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
     let mut out = Vec::with_capacity(file.sessions.len());
     for (si, session) in file.sessions.into_iter().enumerate() {
         let mut messages = Vec::with_capacity(session.messages.len());
+        // A message id names one message of its session: two messages with one id and other
+        // words would keep only the first (the id is the message's dedupe key), silently.
+        let mut ids: std::collections::HashMap<String, (usize, String)> =
+            std::collections::HashMap::new();
         for (mi, m) in session.messages.into_iter().enumerate() {
             let at = || format!("sessions[{si}].messages[{mi}]");
+            if let Some(id) = &m.id {
+                match ids.get(id) {
+                    Some((first, words)) if *words != m.text => {
+                        return Err(format!(
+                            "{}: id \"{id}\" is also the id of sessions[{si}].messages[{first}], which has other words; ids must be unique within a session (or leave them out: Minne then tells messages apart by time and words)",
+                            at()
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        ids.insert(id.clone(), (mi, m.text.clone()));
+                    }
+                }
+            }
             let role: Role = m.role.parse().map_err(|e| format!("{}: {e}", at()))?;
             let sent_at = parse_timestamp(&m.timestamp).ok_or_else(|| {
                 format!(
@@ -118,6 +136,40 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_id_for_two_different_messages_is_refused() {
+        // A fresh user's file lost "B two different" to the first message's id, with no word.
+        let err = match parse(
+            r#"{"sessions":[{"messages":[
+            {"id":"m1","role":"user","text":"A one","timestamp":"2026-03-02T09:15:00+01:00"},
+            {"id":"m1","role":"user","text":"B two different","timestamp":"2026-03-02T09:16:00+01:00"}]}]}"#,
+        ) {
+            Err(e) => e,
+            Ok(s) => panic!(
+                "two messages under one id must be refused, got {} sessions",
+                s.len()
+            ),
+        };
+        assert!(
+            err.contains("sessions[0].messages[1]")
+                && err.contains("\"m1\"")
+                && err.contains("unique"),
+            "the error names the message, the id and what to do: {err}"
+        );
+        // The same message written twice is one message, as a re-import is.
+        let s = parse(
+            r#"{"sessions":[{"messages":[
+            {"id":"m1","role":"user","text":"A one","timestamp":"2026-03-02T09:15:00+01:00"},
+            {"id":"m1","role":"user","text":"A one","timestamp":"2026-03-02T09:15:00+01:00"}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            s[0].messages.len(),
+            2,
+            "parsed as written; the store keeps one"
+        );
+    }
 
     #[test]
     fn keeps_the_writers_offset() {

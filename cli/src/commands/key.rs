@@ -117,6 +117,11 @@ fn new_passphrase(keyed: bool) -> anyhow::Result<Passphrase> {
         eprintln!();
     }
     read.context("cannot read the new passphrase from standard input")?;
+    if !terminal && line.trim().is_empty() {
+        anyhow::bail!(
+            "no new passphrase given: set MINNE_NEW_PASSPHRASE, pipe it on standard input, or run this in a terminal to type it"
+        );
+    }
     Ok(Passphrase::new(&line)?)
 }
 
