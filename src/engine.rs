@@ -171,6 +171,7 @@ impl Engine {
         // process capturing the same context at once shares the job and may encode some of
         // these messages itself (capture returns only when none is left pending).
         let episodes_added = self.episodes_from(&new_messages)?;
+        let messages_withheld = self.withheld_among(&new_messages)?;
         Ok(ImportReport {
             sessions_seen: sessions.len(),
             sessions_added,
@@ -181,7 +182,28 @@ impl Engine {
             messages_cleaned,
             messages_in_future,
             commands: job.map(|j| j.commands).unwrap_or_default(),
+            messages_withheld,
         })
+    }
+
+    /// How many of the messages `message_ids` are the user's and asked not to be kept
+    /// ([`crate::capture::asks_not_to_keep`]): capture made no episode of them.
+    fn withheld_among(&self, message_ids: &[i64]) -> Result<usize> {
+        if message_ids.is_empty() {
+            return Ok(0);
+        }
+        let ids = serde_json::Value::from(message_ids.to_vec()).to_string();
+        let mut stmt = self.store.conn().prepare(
+            "SELECT text FROM messages WHERE role = 'user' AND id IN (SELECT value FROM json_each(?1))",
+        )?;
+        let texts = stmt.query_map([ids], |r| r.get::<_, String>(0))?;
+        let mut n = 0;
+        for text in texts {
+            if crate::capture::asks_not_to_keep(&text?) {
+                n += 1;
+            }
+        }
+        Ok(n)
     }
 
     /// Stores parsed sessions in one transaction; returns the number of sessions added and the

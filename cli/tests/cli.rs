@@ -832,3 +832,54 @@ fn recall_keeps_k_and_the_threshold_with_conflicts() {
         );
     }
 }
+
+/// "Don't remember this: …" is kept out of memory and the import says so: a fresh user found
+/// it stored at the explicit-save salience and recalled for "what is my salary?".
+#[test]
+fn a_message_asking_not_to_be_kept_makes_no_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(
+        &file,
+        r#"{"sessions": [{"id": "s", "messages": [
+  {"role": "user", "text": "Don't remember this: my salary is 80000 SEK.", "timestamp": "2026-03-02T09:00:00+01:00"},
+  {"role": "user", "text": "I play the cello in a community orchestra on Thursday evenings.", "timestamp": "2026-03-02T09:05:00+01:00"}
+]}]}"#,
+    )
+    .unwrap();
+    let report = json(
+        minne(&data)
+            .args(["import", "--format", "transcript", "--json"])
+            .arg(&file),
+    );
+    assert_eq!(
+        report["messages_added"], 2,
+        "both messages are in the transcript"
+    );
+    assert_eq!(report["messages_withheld"], 1, "one asked not to be kept");
+    let hits = json(minne(&data).args([
+        "recall",
+        "--json",
+        "--threshold",
+        "0",
+        "-k",
+        "10",
+        "what is my salary?",
+    ]));
+    let texts = hits.to_string();
+    assert!(
+        texts.contains("cello"),
+        "the other message is a memory: {texts}"
+    );
+    assert!(
+        !texts.contains("80000"),
+        "nothing of the withheld one is: {texts}"
+    );
+    let out = minne(&data)
+        .args(["import", "--format", "transcript"])
+        .arg(&file)
+        .assert()
+        .success();
+    let _ = out; // a re-import adds nothing and withholds nothing new
+}

@@ -174,6 +174,9 @@ pub struct ImportReport {
     /// Commands in the user's words acted on at once ("remember that …", "forget what I said
     /// about …"), each with what it stored or removed (seed 003: no silent success).
     pub commands: Vec<crate::consolidate::AppliedCommand>,
+    /// New user messages that asked not to be kept ("Don't remember this: …", "off the
+    /// record"): stored in the transcript, no episode made ([`crate::capture::asks_not_to_keep`]).
+    pub messages_withheld: usize,
 }
 
 /// The longest message Minne stores, in bytes of UTF-8 (100 kB, about 25,000 words): a

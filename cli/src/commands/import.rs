@@ -116,6 +116,12 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         for c in &report.commands {
             println!("  command applied: {}", c.outcome);
         }
+        if report.messages_withheld > 0 {
+            println!(
+                "  not kept, as asked: {} (\"don't remember this\", \"off the record\"); no memory was made of them",
+                plural(report.messages_withheld, "message", "messages")
+            );
+        }
     }
     Ok(())
 }
