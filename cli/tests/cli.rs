@@ -877,3 +877,18 @@ fn a_message_asking_not_to_be_kept_makes_no_memory() {
         "nothing of the withheld one is: {texts}"
     );
 }
+
+/// A UTF-8 file that starts with a byte-order mark (as some Windows tools write it) imports
+/// like the same file without one: a fresh user's was refused as "broken JSON at line 1,
+/// column 1". The four messages of [`TRANSCRIPT`] are all new in a fresh context.
+#[test]
+fn a_file_with_a_byte_order_mark_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("bom.json");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend_from_slice(TRANSCRIPT.as_bytes());
+    std::fs::write(&file, bytes).unwrap();
+    let report = json(minne(&data).args(["import", "--json"]).arg(&file));
+    assert_eq!(report["messages_added"], 4, "{report:#}");
+}

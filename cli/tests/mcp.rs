@@ -492,7 +492,14 @@ fn every_request_is_answered_when_stdin_closes_early() {
         .filter(|r| r["error"]["code"] == -32700)
         .collect();
     assert_eq!(parse_errors.len(), 1, "{replies:#?}");
-    assert!(parse_errors[0]["id"].is_null(), "{:#}", parse_errors[0]);
+    // The member is there, as null: indexing a missing key also reads as null, which hid
+    // that it was left out (a fresh user's client waited for it).
+    assert_eq!(
+        parse_errors[0].get("id"),
+        Some(&Value::Null),
+        "{:#}",
+        parse_errors[0]
+    );
 }
 
 /// Fresh-user findings: an unknown method answered with the bare method name as its message,

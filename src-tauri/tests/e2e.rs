@@ -1341,18 +1341,28 @@ impl Driver {
             serde_json::json!({ "application": env!("CARGO_BIN_EXE_minne-desktop") }),
         );
         let url = format!("http://127.0.0.1:{}", self.port);
-        let mut builder = ClientBuilder::native();
-        builder.capabilities(capabilities);
-        let session = builder.connect(&url);
-        // WebKitWebDriver waits for ever on an app that died at start (no display, a panic):
-        // give up and let the drops end the processes.
-        match tokio::time::timeout(SESSION_TIMEOUT, session).await {
-            Ok(Ok(client)) => client,
-            Ok(Err(e)) => panic!("no WebDriver session with the app: {e}"),
-            Err(_) => panic!(
-                "no WebDriver session with the app within {SESSION_TIMEOUT:?}: did it crash at \
-                 start? Its stderr is above"
-            ),
+        let mut attempt = 1;
+        loop {
+            let mut builder = ClientBuilder::native();
+            builder.capabilities(capabilities.clone());
+            let session = builder.connect(&url);
+            // WebKitWebDriver waits for ever on an app that died at start (no display, a
+            // panic): give up and let the drops end the processes.
+            match tokio::time::timeout(SESSION_TIMEOUT, session).await {
+                Ok(Ok(client)) => return client,
+                // tauri-driver listens before WebKitWebDriver below it does: under load its
+                // first hop can find nobody there ("did not respond", seen once in a full
+                // run, never alone). No app was started, so asking again is safe.
+                Ok(Err(e)) if attempt < 3 && e.to_string().contains("did not respond") => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_secs(2)).await;
+                }
+                Ok(Err(e)) => panic!("no WebDriver session with the app: {e}"),
+                Err(_) => panic!(
+                    "no WebDriver session with the app within {SESSION_TIMEOUT:?}: did it \
+                     crash at start? Its stderr is above"
+                ),
+            }
         }
     }
 }

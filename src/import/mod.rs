@@ -257,14 +257,18 @@ pub struct NewMessage {
 pub(crate) type ParsedSession = NewSession;
 pub(crate) type ParsedMessage = NewMessage;
 
-/// Reads `path` as UTF-8 text. Errors: [`Error::Io`] when it cannot be read,
-/// [`Error::Import`] when it is not UTF-8.
+/// Reads `path` as UTF-8 text, without the byte-order mark some Windows tools write first
+/// (JSON allows none, and a fresh user's file was refused as "broken JSON at line 1, column
+/// 1"). Errors: [`Error::Io`] when it cannot be read, [`Error::Import`] when it is not UTF-8.
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+    let mut bytes = std::fs::read(path).map_err(|source| Error::Io {
         action: "cannot read",
         path: path.to_path_buf(),
         source,
     })?;
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| Error::Import {
         path: path.to_path_buf(),
         reason: format!("the file is not UTF-8 text ({e}); save it as UTF-8 and retry"),

@@ -248,7 +248,16 @@ async fn write_line(
         JsonRpcMessage::Error(error) => error.id.clone(),
         _ => None,
     };
-    let mut bytes = serde_json::to_vec(&message)?;
+    // JSON-RPC 2.0: an error that answers no request (a line that is not JSON, or a message
+    // whose id cannot be read) carries `"id": null`; rmcp leaves the member out, and a client
+    // that waits for it then waits for ever.
+    let mut value = serde_json::to_value(&message)?;
+    if let (JsonRpcMessage::Error(e), Some(object)) = (&message, value.as_object_mut())
+        && e.id.is_none()
+    {
+        object.entry("id").or_insert(Value::Null);
+    }
+    let mut bytes = serde_json::to_vec(&value)?;
     bytes.push(b'\n');
     let written = {
         let mut out = output.lock().await;
