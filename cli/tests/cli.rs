@@ -39,6 +39,18 @@ fn row_count(db: &Path, table: &str) -> i64 {
         .unwrap()
 }
 
+/// Writes `transcript` (the transcript JSON format) to a file in `dir`, imports it into
+/// `data` with `--json` and returns the import report.
+fn import_transcript(data: &Path, dir: &Path, transcript: &str) -> Value {
+    let file = dir.join("chat.json");
+    std::fs::write(&file, transcript).unwrap();
+    json(
+        minne(data)
+            .args(["import", "--format", "transcript", "--json"])
+            .arg(&file),
+    )
+}
+
 #[test]
 fn import_recall_forget_recall() {
     let dir = tempfile::tempdir().unwrap();
@@ -801,22 +813,16 @@ fn the_model_runtime_writes_no_telemetry() {
 fn recall_keeps_k_and_the_threshold_with_conflicts() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    let file = dir.path().join("chat.json");
-    std::fs::write(
-        &file,
+    import_transcript(
+        &data,
+        dir.path(),
         r#"{"sessions": [{"id": "me", "messages": [
   {"role": "user", "text": "My name is Karin, I live in Malmö and I work at Spotify.", "timestamp": "2026-01-05T09:00:00+01:00"},
   {"role": "user", "text": "Actually my name is Karolina, not Karin.", "timestamp": "2026-02-05T09:00:00+01:00"},
   {"role": "user", "text": "I moved to Stockholm last week.", "timestamp": "2026-03-05T09:00:00+01:00"},
   {"role": "user", "text": "I work at Klarna now, I left Spotify.", "timestamp": "2026-04-05T09:00:00+01:00"}
 ]}]}"#,
-    )
-    .unwrap();
-    minne(&data)
-        .args(["import", "--format", "transcript"])
-        .arg(&file)
-        .assert()
-        .success();
+    );
     minne(&data).arg("consolidate").assert().success();
     let threshold = 0.30; // e5's calibrated threshold (README, "Recall")
     let hits = json(minne(&data).args(["recall", "--json", "-k", "3", "what is my name?"]));
@@ -839,19 +845,13 @@ fn recall_keeps_k_and_the_threshold_with_conflicts() {
 fn a_message_asking_not_to_be_kept_makes_no_memory() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    let file = dir.path().join("chat.json");
-    std::fs::write(
-        &file,
+    let report = import_transcript(
+        &data,
+        dir.path(),
         r#"{"sessions": [{"id": "s", "messages": [
   {"role": "user", "text": "Don't remember this: my salary is 80000 SEK.", "timestamp": "2026-03-02T09:00:00+01:00"},
   {"role": "user", "text": "I play the cello in a community orchestra on Thursday evenings.", "timestamp": "2026-03-02T09:05:00+01:00"}
 ]}]}"#,
-    )
-    .unwrap();
-    let report = json(
-        minne(&data)
-            .args(["import", "--format", "transcript", "--json"])
-            .arg(&file),
     );
     assert_eq!(
         report["messages_added"], 2,
