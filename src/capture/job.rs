@@ -303,8 +303,9 @@ impl Engine {
                 let withheld = m.role == Role::User && crate::capture::asks_not_to_keep(&m.text);
                 if withheld {
                     tracing::info!(message = m.id, "asked not to be remembered: no episode");
+                    continue;
                 }
-                for ep in episodes.into_iter().filter(|_| !withheld) {
+                for ep in episodes {
                     if !worth_storing(m, ep.kind) {
                         continue;
                     }

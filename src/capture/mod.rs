@@ -49,7 +49,7 @@ const EXPLICIT_SAVE_CUES: &[&str] = &[
 /// this") or a subject reporting their own memory ("*I* remember that day", "*you* don't
 /// forget"), en/sv/da.
 const NOT_A_REQUEST_BEFORE: &[&str] = &[
-    "don't", "dont", "do", "not", "never", "i", "we", "you", "they", "he", "she", "inte", "aldrig",
+    "don't", "dont", "not", "never", "i", "we", "you", "they", "he", "she", "inte", "aldrig",
     "jag", "vi", "du", "ikke", "jeg", "de", "han", "hon", "hun",
 ];
 
@@ -162,6 +162,8 @@ mod tests {
             "Please remember this, it's important: the spare key is under the pot.",
             "Kom ihåg att jag inte äter gluten.",
             "Husk at min datter er allergisk over for nødder.",
+            // An emphatic "do" is still a request, where "don't" is none (below).
+            "Please do remember this: the gate code is 4711.",
         ] {
             assert!(explicit_save(text), "an explicit save request: {text}");
         }
