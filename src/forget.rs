@@ -107,6 +107,11 @@ pub struct ForgetPreview {
     /// For a topic, the episodes that would go, best match first: the list the user confirms.
     /// Empty for the other scopes.
     pub items: Vec<crate::episodes::EpisodeView>,
+    /// For a topic, the episodes that are only close in meaning to it, by a model whose
+    /// closeness alone is no evidence (see `topic_match_is_sure`), best match first. A
+    /// topic forget keeps them; each goes only if the user picks it
+    /// ([`Engine::forget_topic_with`]). Not counted in `messages` or `episodes`.
+    pub unsure: Vec<crate::episodes::EpisodeView>,
 }
 
 /// The recall threshold a topic forget lists from: the model's calibrated recall threshold
@@ -131,6 +136,24 @@ pub fn topic_dense_floor(model_id: &str) -> f64 {
         Ok(crate::embed::ModelChoice::E5Small) => 0.80,
         _ => 0.5,
     }
+}
+
+/// Whether a topic match is evidence enough to forget it with the rest of the topic: the
+/// episode's own words hold a content word of the topic (after Porter stemming, as the
+/// full-text index stems; a word only in the turn before does not count), or its embedding
+/// model's closeness counts on its own. MiniLM's does (unrelated memories scored at most 0.28
+/// against the 0.5 floor of [`topic_dense_floor`]); multilingual-e5-small's does not: its
+/// cosines are flat, and a fresh-user test found "zzzqqq" closest to a memory about zebra
+/// finches (0.842) and "my car" closer to a Swedish memory about a debt (0.822) than to the
+/// one about the user's Volvo (0.821). Such a match is listed for the user to pick one by one,
+/// never forgotten with the topic, and never by a "forget what I said about …" said in
+/// conversation.
+fn topic_match_is_sure(model_id: &str, own_word: bool, similarity: f64) -> bool {
+    own_word
+        || match model_id.parse::<crate::embed::ModelChoice>() {
+            Ok(crate::embed::ModelChoice::E5Small) => false,
+            _ => similarity >= topic_dense_floor(model_id),
+        }
 }
 
 /// How many episodes a topic forget takes at most: a query that matches more than this is
@@ -164,14 +187,13 @@ impl Engine {
                 from: at,
                 to: at,
                 items: Vec::new(),
+                unsure: Vec::new(),
             });
         }
         if let ForgetScope::Topic { query } = scope {
-            let items: Vec<_> = self
-                .topic_episodes(query, &[])?
-                .into_iter()
-                .map(|h| h.episode)
-                .collect();
+            let (sure, unsure) = self.topic_split(query, &[])?;
+            let items: Vec<_> = sure.into_iter().map(|h| h.episode).collect();
+            let unsure = unsure.into_iter().map(|h| h.episode).collect();
             let messages: std::collections::HashSet<_> =
                 items.iter().map(|e| e.message_id).collect();
             return Ok(ForgetPreview {
@@ -180,6 +202,7 @@ impl Engine {
                 from: items.iter().map(|e| e.occurred_at).min(),
                 to: items.iter().map(|e| e.occurred_at).max(),
                 items,
+                unsure,
             });
         }
         let (filter, args) = self.message_filter(scope);
@@ -199,6 +222,7 @@ impl Engine {
             from: from.as_deref().map(parse_utc).transpose()?,
             to: to.as_deref().map(parse_utc).transpose()?,
             items: Vec::new(),
+            unsure: Vec::new(),
         })
     }
 
@@ -246,18 +270,75 @@ impl Engine {
         Ok(hits)
     }
 
-    /// Forgets `scope` and everything derived from it, then zeroes and truncates the WAL.
+    /// [`Engine::topic_episodes`] split into the sure matches, which a topic forget takes,
+    /// and the ones only close in meaning, which the user picks one by one (see
+    /// [`topic_match_is_sure`]); each best match first.
+    pub(crate) fn topic_split(
+        &self,
+        query: &str,
+        exclude: &[crate::model::MessageId],
+    ) -> Result<(Vec<crate::recall::RecallHit>, Vec<crate::recall::RecallHit>)> {
+        let hits = self.topic_episodes(query, exclude)?;
+        let own = self.episodes_with_a_word_of(query)?;
+        let model = self.embedder.model_id().to_string();
+        Ok(hits.into_iter().partition(|h| {
+            topic_match_is_sure(&model, own.contains(&h.episode.id.0), h.parts.similarity)
+        }))
+    }
+
+    /// The ids of the episodes whose own words hold a content word of `query` (stop-words
+    /// dropped, stemmed by the full-text index's Porter tokenizer).
+    fn episodes_with_a_word_of(&self, query: &str) -> Result<std::collections::HashSet<i64>> {
+        let terms = crate::recall::lexical::content_words(query, &[]);
+        let Some(any) = crate::recall::lexical::fts_query(&terms) else {
+            return Ok(Default::default());
+        };
+        let conn = self.store.conn();
+        let mut stmt =
+            conn.prepare("SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ?1")?;
+        let ids = stmt
+            .query_map([format!("text : ({any})")], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    }
+
+    /// Forgets `scope` and everything derived from it, then zeroes and truncates the WAL. A
+    /// topic takes only the sure matches (its own words share a word with the topic, or the model's closeness counts alone) (the `items` of
+    /// [`Engine::preview_forget`]); [`Engine::forget_topic_with`] adds the ones the user picked.
     /// Errors: [`Error::NotFound`] for an episode or session that does not exist.
     pub fn forget(&mut self, scope: &ForgetScope) -> Result<ForgetReceipt> {
-        let topic = match scope {
-            ForgetScope::Topic { query } => self
-                .topic_episodes(query, &[])?
-                .into_iter()
-                .map(|h| h.episode.id)
-                .collect(),
-            _ => Vec::new(),
-        };
-        self.forget_resolved(scope, &topic)
+        match scope {
+            ForgetScope::Topic { query } => self.forget_topic_with(query, &[]),
+            _ => self.forget_resolved(scope, &[]),
+        }
+    }
+
+    /// Forgets the topic `query` as [`Engine::forget`] does, together with the episodes in
+    /// `picked` (the user's picks from the preview's `unsure` list; any episode id is taken
+    /// as given): one transaction, one receipt. Errors: [`Error::NotFound`] for a picked
+    /// episode that does not exist (nothing is forgotten then); as [`Engine::recall`].
+    pub fn forget_topic_with(
+        &mut self,
+        query: &str,
+        picked: &[EpisodeId],
+    ) -> Result<ForgetReceipt> {
+        let mut ids: Vec<EpisodeId> = self
+            .topic_split(query, &[])?
+            .0
+            .into_iter()
+            .map(|h| h.episode.id)
+            .collect();
+        for id in picked {
+            if !ids.contains(id) {
+                ids.push(*id);
+            }
+        }
+        self.forget_resolved(
+            &ForgetScope::Topic {
+                query: query.to_string(),
+            },
+            &ids,
+        )
     }
 
     /// Forgets the episodes in `topic` (a resolved [`ForgetScope::Topic`]) and, for the other

@@ -892,3 +892,42 @@ fn a_file_with_a_byte_order_mark_imports() {
     let report = json(minne(&data).args(["import", "--json"]).arg(&file));
     assert_eq!(report["messages_added"], 4, "{report:#}");
 }
+
+/// `forget --topic Q --yes` under the default model (e5) forgets only the memories that share
+/// a word with the topic; memories only close in meaning are listed as kept, with the command
+/// that forgets one. A fresh user's `forget --topic "my car" --yes` had deleted a Swedish
+/// memory about a debt (cosine 0.822, above the Volvo memory's 0.821).
+#[test]
+fn a_topic_forget_with_yes_keeps_memories_that_share_no_word_with_the_topic() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(
+        &data,
+        dir.path(),
+        r#"{"sessions": [{"id": "s", "messages": [
+  {"role": "user", "text": "The car is parked at the station until Friday.", "timestamp": "2026-03-02T09:00:00+01:00"},
+  {"role": "user", "text": "My Volvo needs new winter tyres before December.", "timestamp": "2026-03-02T09:05:00+01:00"},
+  {"role": "user", "text": "Jag är skyldig Erik femhundra kronor sedan i fredags.", "timestamp": "2026-03-02T09:10:00+01:00"},
+  {"role": "user", "text": "I play the cello in a community orchestra on Thursday evenings.", "timestamp": "2026-03-02T09:15:00+01:00"}
+]}]}"#,
+    );
+    let receipt = json(minne(&data).args(["forget", "--topic", "my car", "--yes", "--json"]));
+    assert_eq!(
+        receipt["episodes"], 1,
+        "only `The car is parked…`: {receipt}"
+    );
+    let listed = json(minne(&data).args(["list", "--json"])).to_string();
+    assert!(!listed.contains("parked"), "{listed}");
+    for kept in ["Volvo", "Erik", "cello"] {
+        assert!(listed.contains(kept), "`{kept}` stays: {listed}");
+    }
+    // Off a terminal without --yes, a memory close in meaning only is never taken silently.
+    let out = minne(&data)
+        .args(["forget", "--topic", "my Volvo car"])
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("--yes"), "it says how to confirm: {err}");
+    let listed = json(minne(&data).args(["list", "--json"])).to_string();
+    assert!(listed.contains("Volvo"), "nothing went: {listed}");
+}

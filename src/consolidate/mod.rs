@@ -470,8 +470,10 @@ impl Engine {
         topic: &str,
     ) -> Result<crate::forget::ForgetReceipt> {
         let said_at = parse_utc(&ep.occurred_at)?;
+        // Only sure matches: said in conversation, the forget is not confirmed item by item.
         let mut ids: Vec<EpisodeId> = self
-            .topic_episodes(topic, &[crate::model::MessageId(ep.message_id)])?
+            .topic_split(topic, &[crate::model::MessageId(ep.message_id)])?
+            .0
             .into_iter()
             .filter(|h| h.episode.occurred_at <= said_at)
             .map(|h| h.episode.id)

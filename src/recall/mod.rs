@@ -30,7 +30,7 @@ mod dense;
 mod fusion;
 pub mod kinds;
 mod language;
-mod lexical;
+pub(crate) mod lexical;
 mod profile;
 pub mod prompt;
 mod when;

@@ -148,33 +148,82 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let mut explained = false;
     let mut why = "nothing is in that scope";
     for (context, mut engine) in engines {
-        if matches!(scope, ForgetScope::Topic { .. }) {
+        let mut picked = Vec::new();
+        if let ForgetScope::Topic { query } = &scope {
             let preview = engine.preview_forget(&scope)?;
-            if preview.items.is_empty() {
+            if preview.items.is_empty() && preview.unsure.is_empty() {
                 eprintln!("Nothing in `{context}` is about that topic.");
                 explained = true;
                 why = "nothing is about that topic";
                 continue;
             }
             // The list goes where the user reads it; stdout stays the receipt with --json.
-            let list = topic_list(context.as_str(), &preview.items);
-            if args.json || !args.yes {
-                eprint!("{list}");
-            } else {
-                print!("{list}");
+            let say = |text: &str| {
+                if args.json || !args.yes {
+                    eprint!("{text}");
+                } else {
+                    print!("{text}");
+                }
+            };
+            if !preview.items.is_empty() {
+                say(&topic_list(context.as_str(), &preview.items));
+                let memories = plural(preview.items.len(), "memory", "memories");
+                if !args.yes
+                    && !confirm(
+                        &format!("Forget these {memories}? This cannot be undone. [y/N] "),
+                        &format!("this forgets {memories} in `{context}` about that topic"),
+                    )?
+                {
+                    eprintln!("Nothing forgotten in `{context}`.");
+                    explained = true;
+                    why = "the confirmation was declined";
+                    continue;
+                }
             }
-            let memories = plural(preview.items.len(), "memory", "memories");
-            if !args.yes
-                && !confirm(
-                    &format!("Forget these {memories}? This cannot be undone. [y/N] "),
-                    &format!("this forgets {memories} in `{context}` about that topic"),
-                )?
-            {
+            if !preview.unsure.is_empty() {
+                say(&unsure_intro(context.as_str(), preview.unsure.len()));
+                if args.yes {
+                    say(&unsure_kept(&preview.unsure));
+                } else if !std::io::stdin().is_terminal() {
+                    // Only reached with no sure match (those asked first, and off a terminal
+                    // that refused): --yes would forget none of these, so do not suggest it.
+                    eprint!("{}", unsure_kept(&preview.unsure));
+                    bail!(
+                        "nothing was forgotten in `{context}`: no memory shares a word with \
+                         that topic, and one close in meaning only needs its own answer; forget \
+                         one with `minne forget --id ID`, or run this on a terminal to pick them"
+                    );
+                } else {
+                    // One question per memory: none of these goes on the topic's word alone.
+                    // Off a terminal `confirm` refuses, and nothing has gone yet.
+                    for e in &preview.unsure {
+                        if confirm(
+                            &format!("  Forget {}? [y/N] ", memory_line(e)),
+                            &format!(
+                                "memory #{} shares no word with the topic and needs its own answer",
+                                e.id
+                            ),
+                        )? {
+                            picked.push(e.id);
+                        }
+                    }
+                }
+            }
+            if preview.items.is_empty() && picked.is_empty() {
                 eprintln!("Nothing forgotten in `{context}`.");
                 explained = true;
-                why = "the confirmation was declined";
+                why = "nothing shares a word with that topic, and no memory close in meaning was picked";
                 continue;
             }
+            let receipt = match engine.forget_topic_with(query, &picked) {
+                Ok(r) => r,
+                Err(e) => {
+                    return Err(anyhow::Error::new(e)
+                        .context(format!("nothing was forgotten in `{context}`")));
+                }
+            };
+            receipts.push((context, receipt));
+            continue;
         } else if wide && !args.yes && !args.everything {
             let preview = engine.preview_forget(&scope)?;
             if preview.messages == 0 {
@@ -310,15 +359,49 @@ fn topic_list(context: &str, items: &[minne::episodes::EpisodeView]) -> String {
         if items.len() == 1 { "is" } else { "are" }
     );
     for e in items {
-        out.push_str(&format!(
-            "  #{} {} {}: {}\n",
-            e.id,
-            e.occurred_at.format("%Y-%m-%d %H:%M"),
-            e.actor,
-            e.text
-        ));
+        out.push_str(&format!("  {}\n", memory_line(e)));
     }
     out
+}
+
+/// The heading over a topic's memories that are only close in meaning to it.
+fn unsure_intro(context: &str, n: usize) -> String {
+    format!(
+        "{} in `{context}` {} no word with that topic and {} only close to it in meaning, \
+         which this embedding model cannot tell apart from unrelated memories:\n",
+        plural(n, "more memory", "more memories"),
+        if n == 1 { "shares" } else { "share" },
+        if n == 1 { "is" } else { "are" }
+    )
+}
+
+/// With --yes, the memories close in meaning only are kept and listed, with how to forget one.
+fn unsure_kept(items: &[minne::episodes::EpisodeView]) -> String {
+    let mut out = String::new();
+    for e in items {
+        out.push_str(&format!("  {}\n", memory_line(e)));
+    }
+    out.push_str(&format!(
+        "  {} kept (--yes forgets only memories that share a word with the topic); forget \
+         one with `minne forget --id ID`.\n",
+        if items.len() == 1 {
+            "It was"
+        } else {
+            "They were"
+        }
+    ));
+    out
+}
+
+/// One memory on one line: id, when, who, the words.
+fn memory_line(e: &minne::episodes::EpisodeView) -> String {
+    format!(
+        "#{} {} {}: {}",
+        e.id,
+        e.occurred_at.format("%Y-%m-%d %H:%M"),
+        e.actor,
+        e.text
+    )
 }
 
 /// Where a wide scope reaches, for the confirmation: "in `work` from the last hour".
