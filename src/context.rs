@@ -2,6 +2,7 @@
 //! `work` and `personal` exist by default.
 
 use std::fmt;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -180,6 +181,46 @@ pub fn create_context_with(
     })
 }
 
+/// Whether `data_dir` holds Minne data: at least one context database (`<name>.sqlite`). A
+/// missing folder, or one that is not a folder, holds none. Errors: [`Error::Io`] when the
+/// folder exists but cannot be listed.
+pub fn holds_data(data_dir: &Path) -> Result<bool> {
+    let entries = match std::fs::read_dir(data_dir) {
+        Ok(entries) => entries,
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Ok(false);
+        }
+        Err(source) => {
+            return Err(Error::Io {
+                action: "cannot list",
+                path: data_dir.to_path_buf(),
+                source,
+            });
+        }
+    };
+    Ok(entries.flatten().any(|entry| {
+        let path = entry.path();
+        path.is_file()
+            && path.extension().and_then(|e| e.to_str()) == Some(CONTEXT_FILE_EXTENSION)
+            && path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| ContextName::new(s).is_ok())
+    }))
+}
+
+/// Refuses a data dir that holds no Minne data ([`holds_data`]) with [`Error::NoData`],
+/// creating nothing. Front ends call it before a command that only reads (or changes what is
+/// stored), so a mistyped `--data-dir` is reported instead of silently becoming an empty
+/// store; [`Engine::open_with`](crate::Engine::open_with) itself creates the data dir.
+pub fn require_data(data_dir: &Path) -> Result<()> {
+    if holds_data(data_dir)? {
+        Ok(())
+    } else {
+        Err(Error::NoData(data_dir.to_path_buf()))
+    }
+}
+
 /// Whether the context's database exists under `data_dir`.
 pub fn context_exists(data_dir: &Path, name: &ContextName) -> bool {
     name.db_path(data_dir).exists()
@@ -218,6 +259,33 @@ mod tests {
             ContextName::new(name).is_ok(),
             ok,
             "a name becomes a file name: `{name}`"
+        );
+    }
+
+    #[test]
+    fn a_folder_without_a_context_holds_no_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        assert!(
+            matches!(require_data(&data), Err(Error::NoData(p)) if p == data),
+            "a missing data dir is refused by name"
+        );
+        assert!(!data.exists(), "and checking it creates nothing");
+        std::fs::create_dir(&data).unwrap();
+        std::fs::write(data.join("notes.txt"), "not Minne").unwrap();
+        std::fs::write(data.join("Bad Name.sqlite"), "").unwrap();
+        assert!(
+            !holds_data(&data).unwrap(),
+            "other files, or a .sqlite no context could be named after, are not Minne data"
+        );
+        assert!(
+            !holds_data(&data.join("notes.txt")).unwrap(),
+            "a file given as the data dir holds no data"
+        );
+        ensure_data_dir_with(&data, &KeyConfig::unencrypted()).unwrap();
+        assert!(
+            require_data(&data).is_ok(),
+            "a data dir with its contexts holds data"
         );
     }
 

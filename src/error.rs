@@ -40,6 +40,13 @@ pub enum Error {
     )]
     InvalidContextName(String),
 
+    /// The data dir holds no Minne data: it does not exist, or no context database is in it.
+    /// Most often a mistyped path; a read creates nothing there ([`crate::context::require_data`]).
+    #[error(
+        "no Minne data at {0}: check --data-dir and MINNE_DATA_DIR for a typo, or import a conversation there first (`minne import FILE`)"
+    )]
+    NoData(PathBuf),
+
     /// The asked-for context does not exist.
     #[error("no context named `{0}`: `minne contexts` lists them")]
     UnknownContext(String),

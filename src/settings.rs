@@ -27,6 +27,19 @@ pub struct Settings {
 pub const DEFAULT_MODEL: ModelChoice = ModelChoice::E5Small;
 
 impl Settings {
+    /// The platform data dir, used when `MINNE_DATA_DIR` is unset (`~/.local/share/minne` on
+    /// Linux); `None` without a home folder. A front end tells a data dir the user chose from
+    /// the default with it: the default is created on first use, a chosen one that holds no
+    /// data is most likely a typo.
+    pub fn platform_data_dir() -> Option<PathBuf> {
+        project_dirs().map(|d| d.data_dir().to_path_buf())
+    }
+
+    /// Whether `data_dir` is the platform data dir ([`Settings::platform_data_dir`]).
+    pub fn data_dir_is_default(&self) -> bool {
+        Settings::platform_data_dir().is_some_and(|d| d == self.data_dir)
+    }
+
     /// Settings from the environment, falling back to the platform folders:
     /// `MINNE_DATA_DIR` (default: the platform data dir, `~/.local/share/minne` on Linux),
     /// `MINNE_MODELS_DIR` (default: the platform cache dir, `~/.cache/minne`) and
@@ -39,7 +52,7 @@ impl Settings {
     /// `MINNE_KEYRING` (`on` or `off`; default: on for a config dir, off beside a data dir)
     /// and `MINNE_UNENCRYPTED=1` (plain SQLite files, for diagnostics only).
     pub fn from_env() -> Result<Settings> {
-        let dirs = directories::ProjectDirs::from("", "", "minne").ok_or_else(|| {
+        let dirs = project_dirs().ok_or_else(|| {
             Error::InvalidInput(
                 "no home folder found: set MINNE_DATA_DIR and MINNE_MODELS_DIR".into(),
             )
@@ -78,6 +91,10 @@ impl Settings {
             keys: keys_from_env()?,
         })
     }
+}
+
+fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "minne")
 }
 
 fn keys_from_env() -> Result<KeyConfig> {

@@ -215,6 +215,8 @@ fn bad_input_gives_a_clear_error_and_changes_nothing() {
 fn contexts_are_listed_and_a_bad_name_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
+    // The first command that brings memories in starts the store (a read creates nothing).
+    minne(&data).arg("capture").assert().success();
     let list = json(minne(&data).args(["contexts", "--json"]));
     let names: Vec<&str> = list
         .as_array()

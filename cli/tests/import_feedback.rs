@@ -53,10 +53,11 @@ fn count(conn: &rusqlite::Connection, sql: &str) -> i64 {
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
-/// Creates the data dir and its contexts, so concurrent imports only race on the import.
+/// Creates the data dir and its contexts, so concurrent imports only race on the import
+/// (`minne capture` makes them; a read such as `status` creates no data dir).
 fn fresh_data(dir: &Path) -> std::path::PathBuf {
     let data = dir.join("data");
-    minne(&data).arg("status").assert_success();
+    minne(&data).arg("capture").assert_success();
     data
 }
 

@@ -13,7 +13,7 @@ pub struct Args {
 }
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
-    let mut engine = env.open()?;
+    let mut engine = env.open_or_create()?;
     let job = match args.if_quiet {
         // A job a killed process left open, or episodes left without vectors, are work already
         // begun, not a conversation still going on: --if-quiet resumes them as plain

@@ -22,6 +22,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             info.name,
             info.path.display()
         );
+    } else {
+        // Listing only reads: a mistyped data dir is not made into an empty one.
+        env.require_data()?;
     }
     let contexts = minne::context::list_contexts_with(&env.settings.data_dir, &env.settings.keys)?;
     if args.json {

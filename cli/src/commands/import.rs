@@ -32,7 +32,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         sample: args.sample,
         as_speaker: args.as_speaker,
     };
-    let mut engine = env.open()?;
+    let mut engine = env.open_or_create()?;
     let mut progress = Progress::stderr("import");
     progress.note(&format!("reading {}", args.file.display()));
     let started = std::time::Instant::now();

@@ -33,7 +33,7 @@ pub struct Args {}
 
 /// Serves the MCP tools on stdin/stdout until the client closes stdin.
 pub fn run(env: &Env, _args: Args) -> anyhow::Result<()> {
-    let engine = env.open()?;
+    let engine = env.open_or_create()?;
     let mode = engine.mode()?;
     eprintln!(
         "minne mcp: serving the context `{}` ({mode} mode, {}) over stdio",

@@ -38,8 +38,28 @@ pub struct Env {
 }
 
 impl Env {
-    /// Opens the chosen context with the system clock and a lazily loaded embedder.
+    /// Opens the chosen context for a command that reads or changes what is stored, creating
+    /// nothing in a data dir that holds no Minne data: a mistyped `--data-dir` or
+    /// `MINNE_DATA_DIR` is reported ([`minne::Error::NoData`]) instead of becoming an empty
+    /// store. The platform data dir is the exception: on a new install it is created as the
+    /// app creates it, so a read there says that nothing is stored yet.
     pub fn open(&self) -> anyhow::Result<Engine> {
+        self.require_data()?;
+        self.open_or_create()
+    }
+
+    /// Refuses a data dir the user chose that holds no Minne data (see [`Env::open`]).
+    pub fn require_data(&self) -> anyhow::Result<()> {
+        if !self.settings.data_dir_is_default() {
+            minne::context::require_data(&self.settings.data_dir)?;
+        }
+        Ok(())
+    }
+
+    /// Opens the chosen context with the system clock and a lazily loaded embedder, creating
+    /// the data dir and the built-in contexts on first use: for the commands that bring
+    /// memories in (import, capture, mcp, setting a mode, creating a context).
+    pub fn open_or_create(&self) -> anyhow::Result<Engine> {
         let embedder = Arc::new(LazyEmbedder::new(
             self.settings.models_dir.clone(),
             self.settings.model,

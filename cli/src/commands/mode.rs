@@ -11,7 +11,13 @@ pub struct Args {
 }
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
-    let mut engine = env.open()?;
+    // Setting a mode may come before anything is stored (pause a context before the first
+    // capture); showing it only reads.
+    let mut engine = if args.mode.is_some() {
+        env.open_or_create()?
+    } else {
+        env.open()?
+    };
     if let Some(mode) = args.mode {
         let mode: Mode = mode.parse()?;
         engine.set_mode(mode)?;

@@ -1,0 +1,179 @@
+//! What a fresh-user tester found in the read commands, recall and import output, on the real
+//! binary and real files: a mistyped `--data-dir` silently made into an empty store, a
+//! `--threshold` outside the scores' range accepted, a query of megabytes embedded, one
+//! "command applied" line per command of a long history, and a killed capture job shown as
+//! `running` forever.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
+
+mod mcp_support;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use mcp_support::McpServer;
+use serde_json::Value;
+
+/// Two user messages, each a decision, so each is an episode.
+const TWO: &str = r#"{"sessions": [
+  {"id": "plans", "messages": [
+    {"role": "user", "text": "We decided to move the team offsite to Gothenburg in May.", "timestamp": "2026-03-02T09:20:00+01:00"},
+    {"role": "user", "text": "I decided to learn the cello this autumn.", "timestamp": "2026-03-02T09:25:00+01:00"}
+  ]}
+]}"#;
+
+/// `minne` on `data`, with the small English model (quick to load and run).
+fn minne(data: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("minne").expect("the minne binary is built for its tests");
+    cmd.env("MINNE_DATA_DIR", data)
+        .env("MINNE_MODEL", "all-minilm-l6-v2")
+        .env_remove("MINNE_CONTEXT")
+        .env_remove("MINNE_PASSPHRASE")
+        .env_remove("MINNE_CONFIG_DIR");
+    cmd
+}
+
+fn json(cmd: &mut Command) -> Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("--json prints JSON")
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+}
+
+fn stderr_of_failure(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().failure().get_output().stderr.clone()).unwrap()
+}
+
+/// Writes `transcript` (the transcript JSON format) to `name` in `dir` and imports it into
+/// `data` with `--json`; returns the import report.
+fn import_transcript(data: &Path, dir: &Path, name: &str, transcript: &str) -> Value {
+    let file = dir.join(name);
+    std::fs::write(&file, transcript).unwrap();
+    json(
+        minne(data)
+            .args(["import", "--format", "transcript", "--json"])
+            .arg(&file),
+    )
+}
+
+/// Every read command, as a fresh user would type it.
+const READS: &[&[&str]] = &[
+    &["list"],
+    &["recall", "where is the offsite?"],
+    &["status"],
+    &["facts"],
+    &["profile"],
+    &["contexts"],
+    &["context", "--session-start"],
+    &["export", "--out", "-"],
+    &["review"],
+    &["mode"],
+    &["consolidate"],
+];
+
+#[test]
+fn a_read_with_a_mistyped_data_dir_creates_nothing_and_says_what_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(&data, dir.path(), "two.json", TWO);
+    let typo = dir.path().join("dta");
+    for read in READS {
+        // Both ways of naming a data dir: the flag, and the variable.
+        let by_flag = stderr_of_failure(minne(&data).arg("--data-dir").arg(&typo).args(*read));
+        let by_env = stderr_of_failure(minne(&typo).args(*read));
+        for err in [by_flag, by_env] {
+            assert!(
+                err.contains(&format!("no Minne data at {}", typo.display())),
+                "`minne {}` names the path that holds no data: {err}",
+                read.join(" ")
+            );
+            assert!(
+                err.contains("--data-dir") && err.contains("MINNE_DATA_DIR"),
+                "and says what to check: {err}"
+            );
+            assert!(
+                err.contains("minne import"),
+                "and how to start a store there: {err}"
+            );
+        }
+        assert!(
+            !typo.exists(),
+            "`minne {}` must not create the mistyped data dir",
+            read.join(" ")
+        );
+    }
+    // An existing folder that holds no context (`--data-dir ~` for `~/minne`) gets no
+    // databases either.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let err = stderr_of_failure(minne(&empty).arg("list"));
+    assert!(err.contains("no Minne data at"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(&empty).unwrap().count(),
+        0,
+        "nothing is written into a folder that holds no Minne data"
+    );
+    // The real data dir still reads.
+    let listed = stdout(minne(&data).arg("list"));
+    assert!(listed.contains("Gothenburg"), "{listed}");
+}
+
+#[test]
+fn write_commands_still_create_the_data_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, write) in [
+        ("by-capture", &["capture"][..]),
+        ("by-create", &["contexts", "--create", "hobby"][..]),
+        ("by-mode", &["mode", "paused"][..]),
+    ] {
+        let data = dir.path().join(name);
+        minne(&data).args(write).assert().success();
+        assert!(
+            data.join("personal.sqlite").exists() && data.join("work.sqlite").exists(),
+            "`minne {}` starts a store with the built-in contexts",
+            write.join(" ")
+        );
+        // From then on, reads work.
+        minne(&data).arg("status").assert().success();
+    }
+    // `minne import` and `minne mcp`, likewise.
+    let data = dir.path().join("by-import");
+    import_transcript(&data, dir.path(), "two.json", TWO);
+    assert!(data.join("personal.sqlite").exists());
+    let data = dir.path().join("by-mcp");
+    let (server, _) = McpServer::start(&data, &[]);
+    assert!(server.close().success());
+    assert!(
+        data.join("personal.sqlite").exists(),
+        "an MCP server starts a store"
+    );
+}
+
+/// The platform data dir of a new install is not a typo: a read there answers that nothing is
+/// stored yet, as the app would show it, rather than an error.
+#[test]
+fn a_read_on_a_new_install_says_nothing_is_stored_yet() {
+    let home = tempfile::tempdir().unwrap();
+    let models = std::env::var_os("MINNE_MODELS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/minne")
+        });
+    let mut cmd = Command::cargo_bin("minne").unwrap();
+    cmd.env("HOME", home.path())
+        .env("MINNE_MODELS_DIR", &models)
+        .env("MINNE_KEYRING", "off")
+        .env_remove("MINNE_DATA_DIR")
+        .env_remove("MINNE_CONFIG_DIR")
+        .env_remove("MINNE_CONTEXT")
+        .env_remove("MINNE_PASSPHRASE")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .arg("list");
+    let out = stdout(&mut cmd);
+    assert!(
+        out.contains("No episodes in `personal` yet") && out.contains("minne import"),
+        "a first `minne list` says nothing is stored yet and how to bring memories in: {out}"
+    );
+}
