@@ -177,34 +177,151 @@ impl Engine {
         })
     }
 
-    /// Removes every tracked export file that is still as Minne wrote it; returns how many
-    /// were removed and a warning for each that was moved or changed (left for the user).
-    pub(crate) fn remove_tracked_exports(&self) -> Result<(usize, Vec<String>)> {
+    /// Takes what was forgotten out of the export files Minne wrote and tracks: a JSON
+    /// export still as Minne wrote it is rewritten without the messages a tombstone names
+    /// (its other messages stay, so a backup of a thousand memories survives the forget of
+    /// one), and removed when none is left; a Markdown export, which has no message records
+    /// to match, is removed whole. A JSON export that holds nothing forgotten is left as it
+    /// is. Returns (removed, rewritten, a warning for each that was moved, changed or could
+    /// not be rewritten: those are left for the user).
+    pub(crate) fn scrub_tracked_exports(&self) -> Result<(usize, usize, Vec<String>)> {
         let conn = self.store.conn();
-        let mut stmt = conn.prepare("SELECT id, path, sha256 FROM exports")?;
+        let mut stmt = conn.prepare("SELECT id, path, format, sha256 FROM exports")?;
         let rows = stmt
             .query_map([], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
                     r.get::<_, String>(1)?,
                     r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
                 ))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        let (mut removed, mut warnings) = (0, Vec::new());
-        for (id, path, sha) in rows {
-            match std::fs::read(&path) {
-                Ok(bytes) if hex(&Sha256::digest(&bytes)) == sha => match std::fs::remove_file(&path) {
-                    Ok(()) => removed += 1,
-                    Err(e) => warnings.push(format!("export {path} could not be removed ({e}): delete it yourself")),
-                },
-                Ok(_) => warnings.push(format!("export {path} was changed since Minne wrote it: check it and delete it yourself")),
-                Err(_) => warnings.push(format!("export {path} was moved or deleted: if you still have it elsewhere, delete it yourself")),
-            }
-            conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
+        if rows.is_empty() {
+            return Ok((0, 0, Vec::new()));
         }
-        Ok((removed, warnings))
+        let secret = self.tombstone_secret()?;
+        let tombstones: std::collections::HashSet<String> = conn
+            .prepare("SELECT hash FROM tombstones")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let (mut removed, mut rewritten, mut warnings) = (0, 0, Vec::new());
+        for (id, path, format, sha) in rows {
+            let bytes = match std::fs::read(&path) {
+                Ok(bytes) if hex(&Sha256::digest(&bytes)) == sha => bytes,
+                Ok(_) => {
+                    warnings.push(format!("export {path} was changed since Minne wrote it: check it and delete it yourself"));
+                    conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
+                    continue;
+                }
+                Err(_) => {
+                    warnings.push(format!("export {path} was moved or deleted: if you still have it elsewhere, delete it yourself"));
+                    conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
+                    continue;
+                }
+            };
+            let kept = match format.as_str() {
+                "json" => without_forgotten(&bytes, &secret, &tombstones),
+                _ => None,
+            };
+            match kept {
+                // Nothing of it was forgotten: the file stays as it is, still tracked.
+                Some((_, 0, _)) => {}
+                Some((value, _, left)) if left > 0 => {
+                    let new = serde_json::to_vec_pretty(&value)
+                        .map_err(|e| Error::InvalidInput(format!("export: {e}")))?;
+                    match rewrite_private(Path::new(&path), &new) {
+                        Ok(()) => {
+                            rewritten += 1;
+                            conn.execute(
+                                "UPDATE exports SET sha256 = ?1 WHERE id = ?2",
+                                params![hex(&Sha256::digest(&new)), id],
+                            )?;
+                        }
+                        Err(e) => {
+                            // Never leave the forgotten words behind: then the file goes.
+                            match std::fs::remove_file(&path) {
+                                Ok(()) => {
+                                    removed += 1;
+                                    warnings.push(format!("export {path} could not be rewritten without what was forgotten ({e}), so it was removed"));
+                                }
+                                Err(e) => warnings.push(format!("export {path} could not be removed ({e}): delete it yourself")),
+                            }
+                            conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
+                        }
+                    }
+                }
+                // Everything in it was forgotten, or it is Markdown, or it no longer reads as
+                // an export: it goes whole.
+                _ => {
+                    match std::fs::remove_file(&path) {
+                        Ok(()) => removed += 1,
+                        Err(e) => warnings.push(format!("export {path} could not be removed ({e}): delete it yourself")),
+                    }
+                    conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
+                }
+            }
+        }
+        Ok((removed, rewritten, warnings))
     }
+}
+
+/// A JSON export's value without the messages whose tombstone hash is in `tombstones`, with
+/// how many it dropped and how many are left (sessions left empty are dropped too); `None`
+/// when the bytes are not an export (then the caller removes the file).
+fn without_forgotten(
+    bytes: &[u8],
+    secret: &[u8],
+    tombstones: &std::collections::HashSet<String>,
+) -> Option<(Value, usize, usize)> {
+    let mut value: Value = serde_json::from_slice(bytes).ok()?;
+    value.get("minne_export")?;
+    let sessions = value.get_mut("sessions")?.as_array_mut()?;
+    let (mut dropped, mut left) = (0, 0);
+    for session in sessions.iter_mut() {
+        let messages = session.get_mut("messages")?.as_array_mut()?;
+        let before = messages.len();
+        let mut unreadable = false;
+        messages.retain(|m| {
+            let text = m["text"].as_str();
+            let at = m["timestamp"]
+                .as_str()
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+            match (text, at) {
+                (Some(text), Some(at)) => !tombstones.contains(
+                    &crate::forget::tombstone_hash(secret, text, at.to_utc()),
+                ),
+                _ => {
+                    unreadable = true;
+                    true
+                }
+            }
+        });
+        if unreadable {
+            return None;
+        }
+        dropped += before - messages.len();
+        left += messages.len();
+    }
+    sessions.retain(|s| s["messages"].as_array().is_some_and(|m| !m.is_empty()));
+    Some((value, dropped, left))
+}
+
+/// Replaces `path` with `bytes`, owner-only: written beside it, then renamed over it, so a
+/// failure leaves the old file whole.
+fn rewrite_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".minne-tmp");
+    let tmp = PathBuf::from(name);
+    write_private(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).map_err(|source| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::Io {
+            action: "cannot replace",
+            path: path.to_path_buf(),
+            source,
+        }
+    })
 }
 
 /// The Markdown rendering of an [`Engine::export_value`] value.

@@ -81,8 +81,12 @@ pub struct ForgetReceipt {
     pub facts: usize,
     /// Tombstones written, so a re-import does not bring the content back.
     pub tombstones: usize,
-    /// Export files Minne wrote that were removed, since they held what was forgotten.
+    /// Export files Minne wrote that were removed: Markdown exports, and JSON exports that
+    /// held nothing but what was forgotten.
     pub exports: usize,
+    /// JSON export files Minne wrote that were rewritten without the forgotten messages
+    /// (their other messages stay).
+    pub exports_rewritten: usize,
     /// The earliest forgotten message's time (UTC), if any message went.
     pub from: Option<DateTime<Utc>>,
     /// The latest forgotten message's time (UTC).
@@ -417,9 +421,10 @@ impl Engine {
             receipt.not_reached.push(warning);
         }
         if receipt.messages + receipt.episodes > 0 {
-            match self.remove_tracked_exports() {
-                Ok((removed, warnings)) => {
+            match self.scrub_tracked_exports() {
+                Ok((removed, rewritten, warnings)) => {
                     receipt.exports = removed;
+                    receipt.exports_rewritten = rewritten;
                     receipt.not_reached.extend(warnings);
                 }
                 Err(e) => receipt.not_reached.push(format!(

@@ -264,7 +264,8 @@ const RECEIPT_KINDS = [
   ["facts", "fact", "facts"],
   ["sessions", "conversation", "conversations"],
   ["participants", "participant row", "participant rows"],
-  ["exports", "export file", "export files"],
+  ["exports", "export file removed", "export files removed"],
+  ["exports_rewritten", "export rewritten without it", "exports rewritten without it"],
   ["tombstones", "tombstone", "tombstones"],
 ];
 

@@ -933,3 +933,83 @@ fn a_topic_forget_with_yes_keeps_memories_that_share_no_word_with_the_topic() {
     let listed = json(minne(&data).args(["list", "--json"])).to_string();
     assert!(listed.contains("Volvo"), "nothing went: {listed}");
 }
+
+/// Forgetting one memory keeps a JSON export of the others: the file is rewritten without the
+/// forgotten message (a fresh user lost a whole backup to `forget --id`), still as the
+/// re-importable export; a Markdown export, which has no message records to cut, goes whole;
+/// an export that never held the forgotten message is left byte for byte.
+#[test]
+fn forgetting_one_memory_rewrites_a_json_export_without_it_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(&data, dir.path(), TRANSCRIPT);
+    let out = dir.path().join("backup.json");
+    let md = dir.path().join("backup.md");
+    for (format, path) in [("json", &out), ("markdown", &md)] {
+        minne(&data)
+            .args(["export", "--format", format, "--out"])
+            .arg(path)
+            .assert()
+            .success();
+    }
+    // A second context's export never held the message.
+    minne(&data)
+        .args(["--context", "work", "import", "--format", "transcript"])
+        .arg(&out)
+        .assert()
+        .success();
+    let work_out = dir.path().join("work.json");
+    minne(&data)
+        .args(["--context", "work", "export", "--format", "json", "--out"])
+        .arg(&work_out)
+        .assert()
+        .success();
+    let work_before = std::fs::read(&work_out).unwrap();
+
+    let listed = json(minne(&data).args(["list", "--json", "--limit", "100"]));
+    let peanuts = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["text"].as_str().unwrap().contains("peanuts"))
+        .expect("the peanut memory is listed");
+    let receipt = json(
+        minne(&data)
+            .args(["forget", "--json", "--id"])
+            .arg(peanuts["id"].to_string()),
+    );
+    assert_eq!(receipt["exports_rewritten"], 1, "{receipt}");
+    assert_eq!(receipt["exports"], 1, "the Markdown export went: {receipt}");
+    assert!(!md.exists());
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("peanuts"), "the forgotten words left the backup");
+    for kept in ["Gothenburg", "cello"] {
+        assert!(text.contains(kept), "`{kept}` stays in the backup");
+    }
+    let backup: Value = serde_json::from_str(&text).unwrap();
+    let messages = backup["sessions"][0]["messages"].as_array().unwrap().len();
+    assert_eq!(messages, 3, "four messages less the forgotten one");
+    assert_eq!(
+        std::fs::read(&work_out).unwrap(),
+        work_before,
+        "another context's export is not this context's to touch"
+    );
+    // The rewritten backup is still an export Minne re-imports (and still tracked: a second
+    // forget takes the next message out of it too).
+    let again = json(
+        minne(&data)
+            .args(["import", "--json", "--format", "transcript"])
+            .arg(&out),
+    );
+    assert_eq!(again["messages_added"], 0, "nothing in it is new here: {again}");
+    let cello = json(minne(&data).args(["list", "--json", "--limit", "100"]))
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["text"].as_str().unwrap().contains("cello"))
+        .unwrap()["id"]
+        .to_string();
+    let receipt = json(minne(&data).args(["forget", "--json", "--id", &cello]));
+    assert_eq!(receipt["exports_rewritten"], 1, "{receipt}");
+    assert!(!std::fs::read_to_string(&out).unwrap().contains("cello"));
+}

@@ -177,3 +177,31 @@ fn a_read_on_a_new_install_says_nothing_is_stored_yet() {
         "a first `minne list` says nothing is stored yet and how to bring memories in: {out}"
     );
 }
+
+#[test]
+fn recall_refuses_a_threshold_outside_zero_to_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(&data, dir.path(), "two.json", TWO);
+    for bad in ["5", "-0.1", "1.01", "NaN", "inf"] {
+        // `--threshold=-0.1`: written apart, a negative number reads as a flag.
+        let err = stderr_of_failure(minne(&data).args([
+            "recall",
+            "where is the offsite?",
+            &format!("--threshold={bad}"),
+        ]));
+        assert!(
+            err.contains("0 to 1"),
+            "--threshold {bad} is refused naming the range of relevance scores: {err}"
+        );
+    }
+    let err = stderr_of_failure(minne(&data).args(["recall", "offsite", "--threshold", "high"]));
+    assert!(err.contains("not a number"), "{err}");
+    // Both ends of the range are thresholds one may ask for.
+    for good in ["0", "1", "0.3"] {
+        minne(&data)
+            .args(["recall", "where is the offsite?", "--threshold", good])
+            .assert()
+            .success();
+    }
+}

@@ -339,6 +339,14 @@ fn print_receipt(context: &str, r: &ForgetReceipt) {
             if r.exports == 1 { "was" } else { "were" }
         );
     }
+    if r.exports_rewritten > 0 {
+        println!(
+            "  {} Minne wrote held some of it and {} rewritten without it (the rest of {} stays)",
+            plural(r.exports_rewritten, "JSON export", "JSON exports"),
+            if r.exports_rewritten == 1 { "was" } else { "were" },
+            if r.exports_rewritten == 1 { "it" } else { "them" }
+        );
+    }
     if r.facts > 0 {
         println!(
             "  {} rested only on it and {} removed",

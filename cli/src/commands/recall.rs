@@ -24,9 +24,9 @@ pub struct Args {
     /// At most this many results.
     #[arg(long, short = 'k', default_value_t = DEFAULT_K as u16, value_parser = clap::value_parser!(u16).range(1..))]
     k: u16,
-    /// Results must score at least this [default: calibrated per model: 0.30 for
+    /// Results must score at least this, from 0 to 1 [default: calibrated per model: 0.30 for
     /// multilingual-e5-small, 0.34 for all-minilm-l6-v2].
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threshold)]
     threshold: Option<f64>,
     /// Print the results as JSON (same as --format json).
     #[arg(long)]
@@ -44,9 +44,6 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let threshold = args
         .threshold
         .unwrap_or_else(|| minne::recall::default_threshold_for(engine.model_id()));
-    if !threshold.is_finite() {
-        anyhow::bail!("--threshold must be a number, got {threshold}");
-    }
     // A model change (MINNE_MODEL) re-embeds what has no vector from this model yet, instead
     // of scoring against vectors of another model.
     let pending = engine.capture_status(0)?.embeddings_pending;
@@ -157,6 +154,24 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A `--threshold`: a number from 0 to 1, the range relevance scores fall in. A threshold
+/// above 1 would refuse every memory and one below 0 would let every memory through, so
+/// either is refused rather than quietly returning nothing or noise.
+fn parse_threshold(s: &str) -> Result<f64, String> {
+    let not_a_number = || format!("`{s}` is not a number: give a score from 0 to 1, like 0.3");
+    let value: f64 = s.trim().parse().map_err(|_| not_a_number())?;
+    if value.is_nan() {
+        return Err(not_a_number());
+    }
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{s} is outside the range 0 to 1: relevance scores run from 0 (unrelated) to 1 (a perfect match), so give a threshold in that range, like 0.3"
+        ))
+    }
 }
 
 #[cfg(test)]
