@@ -11,7 +11,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use mcp_support::McpServer;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Two user messages, each a decision, so each is an episode.
 const TWO: &str = r#"{"sessions": [
@@ -204,4 +204,36 @@ fn recall_refuses_a_threshold_outside_zero_to_one() {
             .assert()
             .success();
     }
+}
+
+#[test]
+fn a_query_of_many_kilobytes_is_refused_before_it_is_embedded() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(&data, dir.path(), "two.json", TWO);
+    let limit = minne::recall::MAX_QUERY_CHARS;
+    // 100 kB: under the 128 kB the kernel allows one command-line argument.
+    let huge = "where is the offsite? ".repeat(100_000 / 22);
+    let err = stderr_of_failure(minne(&data).args(["recall", &huge]));
+    assert!(
+        err.contains(&format!("limit of {limit}")) && err.contains("shorter question"),
+        "a huge query is refused with the limit and what to do: {err}"
+    );
+    // A question at the limit is still a question.
+    let long = "a".repeat(limit - 20) + " offsite Gothenburg";
+    minne(&data).args(["recall", &long]).assert().success();
+
+    // The MCP tool gets the same refusal from the engine, for a 5 MB query, and keeps serving.
+    let (mut server, _) = McpServer::start(&data, &[]);
+    let err = server.call_err("recall", json!({"query": "x ".repeat(2_500_000)}));
+    assert!(
+        err.contains(&format!("limit of {limit}")),
+        "a 5 MB query to the recall tool is refused with the limit: {err}"
+    );
+    let hits = server.call_ok("recall", json!({"query": "where is the team offsite?"}));
+    assert!(
+        hits["hits"].to_string().contains("Gothenburg"),
+        "the server answers the next question: {hits}"
+    );
+    assert!(server.close().success());
 }

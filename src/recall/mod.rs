@@ -58,6 +58,14 @@ pub use fusion::Fusion;
 
 /// Seed 000's default number of memories returned.
 pub const DEFAULT_K: usize = 3;
+
+/// The longest recall query taken, in characters (Unicode scalar values): 4,000, some 600
+/// words, many times any real question (the embedder reads at most its first 512 tokens
+/// anyway). A longer query is a pasted document or a runaway caller: it is refused with
+/// [`Error::InvalidInput`] before anything is embedded or searched, for the CLI, MCP and the
+/// app alike.
+pub const MAX_QUERY_CHARS: usize = 4_000;
+
 /// The absolute threshold on the final score for all-MiniLM-L6-v2, calibrated on the LoCoMo
 /// dev data by the threshold sweep: with Recall v6's gated weights the highest value at which
 /// at least 90 % of answerable questions still get a result is 0.35 (0.36 before); 0.34 keeps
@@ -481,7 +489,8 @@ pub(crate) struct Candidate {
 impl Engine {
     /// Recalls the episodes most relevant to `query.text`: the top `k` by score that also
     /// score at least `threshold`, best first. Empty when nothing is relevant enough.
-    /// Errors: [`Error::InvalidInput`] for an empty query; embedding and database errors.
+    /// Errors: [`Error::InvalidInput`] for an empty query or one longer than
+    /// [`MAX_QUERY_CHARS`]; embedding and database errors.
     pub fn recall(&self, query: &RecallQuery) -> Result<Vec<RecallHit>> {
         Ok(self.recall_explained(query, 0)?.hits)
     }
@@ -516,6 +525,12 @@ impl Engine {
             return Err(Error::InvalidInput(
                 "the recall query is empty: say what to recall".into(),
             ));
+        }
+        let chars = query.text.chars().count();
+        if chars > MAX_QUERY_CHARS {
+            return Err(Error::InvalidInput(format!(
+                "the recall query is {chars} characters long, over the limit of {MAX_QUERY_CHARS}: ask a shorter question, a sentence or two about what to recall"
+            )));
         }
         // The context's read policy (issue 6, src/policy.rs) may deny even its own memories
         // (an empty allow-list reads nothing, never "no filter"): then nothing is recalled.
