@@ -104,6 +104,29 @@ pub fn plural<N: std::fmt::Display>(n: N, one: &str, many: &str) -> String {
     format!("{n} {noun}")
 }
 
+/// How many applied commands the text output of an import or a capture lists one by one.
+pub const COMMANDS_SHOWN: usize = 5;
+
+/// The lines for the in-conversation commands an import or a capture applied ("remember
+/// that …", "forget what I said about …"): the first [`COMMANDS_SHOWN`], then one line for the
+/// rest. A long history holds hundreds of them, and a screenful of "command applied" would
+/// bury the summary; `--json` keeps every one.
+pub fn commands_applied(commands: &[minne::consolidate::AppliedCommand]) -> Vec<String> {
+    let mut lines: Vec<String> = commands
+        .iter()
+        .take(COMMANDS_SHOWN)
+        .map(|c| format!("  command applied: {}", c.outcome))
+        .collect();
+    let more = commands.len().saturating_sub(COMMANDS_SHOWN);
+    if more > 0 {
+        lines.push(format!(
+            "  … and {} applied (see --json)",
+            plural(more, "more command", "more commands")
+        ));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::plural;

@@ -237,3 +237,61 @@ fn a_query_of_many_kilobytes_is_refused_before_it_is_embedded() {
     );
     assert!(server.close().success());
 }
+
+/// One user message per "remember that …" command, each about another thing, among
+/// ordinary messages: a long history holds hundreds of such commands.
+fn many_commands(n: usize) -> String {
+    let messages: Vec<Value> = (0..n)
+        .flat_map(|i| {
+            [
+                json!({
+                    "role": "user",
+                    "text": format!("Remember that locker {} at the gym holds my blue bag number {i}.", 100 + i),
+                    "timestamp": format!("2026-03-02T{:02}:{:02}:00+01:00", 8 + i / 30, (2 * i) % 60),
+                }),
+                json!({
+                    "role": "assistant",
+                    "text": format!("Noted, locker {}.", 100 + i),
+                    "timestamp": format!("2026-03-02T{:02}:{:02}:30+01:00", 8 + i / 30, (2 * i) % 60),
+                }),
+            ]
+        })
+        .collect();
+    json!({"sessions": [{"id": "lockers", "messages": messages}]}).to_string()
+}
+
+#[test]
+fn an_import_of_many_commands_lists_five_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lockers.json");
+    std::fs::write(&file, many_commands(12)).unwrap();
+
+    let report = json(
+        minne(&dir.path().join("as-json"))
+            .args(["import", "--format", "transcript", "--json"])
+            .arg(&file),
+    );
+    let applied = report["commands"].as_array().unwrap().len();
+    assert_eq!(
+        applied, 12,
+        "--json keeps every command applied, one per remember: {report:#}"
+    );
+
+    let text = stdout(
+        minne(&dir.path().join("as-text"))
+            .args(["import", "--format", "transcript"])
+            .arg(&file),
+    );
+    let listed = text
+        .lines()
+        .filter(|l| l.contains("command applied:"))
+        .count();
+    assert_eq!(
+        listed, 5,
+        "the text lists a handful of commands, not one line each: {text}"
+    );
+    assert!(
+        text.contains("… and 7 more commands applied (see --json)"),
+        "and counts the rest, pointing at --json: {text}"
+    );
+}

@@ -51,8 +51,8 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                 crate::output::plural(j.messages_done, "message", "messages"),
                 crate::output::plural(j.episodes_added, "episode", "episodes")
             );
-            for c in &j.commands {
-                println!("  command applied: {}", c.outcome);
+            for line in crate::output::commands_applied(&j.commands) {
+                println!("{line}");
             }
         }
         None if args.if_quiet.is_some() => println!(

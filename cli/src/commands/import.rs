@@ -113,8 +113,8 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             plural(report.messages_seen, "message", "messages"),
             plural(report.episodes_added, "episode", "episodes"),
         );
-        for c in &report.commands {
-            println!("  command applied: {}", c.outcome);
+        for line in crate::output::commands_applied(&report.commands) {
+            println!("{line}");
         }
         if report.messages_withheld > 0 {
             println!(
