@@ -116,6 +116,23 @@ fn killed_capture_resumes_with_exactly_one_copy_of_each_episode() {
         if partial.len() < want.len() || job_running(&db) {
             killed_mid_job += 1;
         }
+        if job_running(&db) {
+            // Recorded `running`, but its process is gone: the status says so.
+            let out = Command::cargo_bin("minne")
+                .unwrap()
+                .env("MINNE_DATA_DIR", &data)
+                .args(["status", "--json"])
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone();
+            let status: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(
+                status["recent_jobs"][0]["status"], "interrupted",
+                "a killed job is shown interrupted, not running: {status:#}"
+            );
+        }
         Command::cargo_bin("minne")
             .unwrap()
             .env("MINNE_DATA_DIR", &data)

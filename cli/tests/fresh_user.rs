@@ -57,6 +57,15 @@ fn import_transcript(data: &Path, dir: &Path, name: &str, transcript: &str) -> V
     )
 }
 
+/// The context's database, opened with its key as the CLI stored it (`<data dir>.keys`).
+fn open_db(data: &Path) -> rusqlite::Connection {
+    minne::keys::open_connection(
+        &data.join("personal.sqlite"),
+        &minne::keys::KeyConfig::default(),
+    )
+    .unwrap()
+}
+
 /// Every read command, as a fresh user would type it.
 const READS: &[&[&str]] = &[
     &["list"],
@@ -293,5 +302,41 @@ fn an_import_of_many_commands_lists_five_and_counts_the_rest() {
     assert!(
         text.contains("… and 7 more commands applied (see --json)"),
         "and counts the rest, pointing at --json: {text}"
+    );
+}
+
+#[test]
+fn a_killed_capture_job_shows_as_interrupted_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(&data, dir.path(), "two.json", TWO);
+    // What a kill -9 in the middle of capture leaves: the job recorded `running`, and no
+    // process capturing any more (the operating system dropped its lock as it ended).
+    open_db(&data)
+        .execute(
+            "UPDATE capture_jobs SET status = 'running', finished_at = NULL",
+            [],
+        )
+        .unwrap();
+    let status = json(minne(&data).args(["status", "--json"]));
+    assert_eq!(
+        status["recent_jobs"][0]["status"], "interrupted",
+        "a job nobody runs any more is not `running`: {status:#}"
+    );
+    let text = stdout(minne(&data).arg("status"));
+    assert!(
+        text.contains("interrupted") && text.contains("`minne capture` resumes it"),
+        "the status says the job stopped and what resumes it: {text}"
+    );
+    let job = json(minne(&data).args(["capture", "--json"]));
+    assert_eq!(
+        job["status"], "done",
+        "`minne capture` resumes and finishes it: {job}"
+    );
+    let status = json(minne(&data).args(["status", "--json"]));
+    assert_eq!(status["recent_jobs"][0]["status"], "done", "{status:#}");
+    assert_eq!(
+        status["recent_jobs"][0]["id"], job["id"],
+        "the interrupted job itself was resumed, not a new one started"
     );
 }

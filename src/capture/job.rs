@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::capture::rules::Extracted;
 use crate::capture::tone::{Tone, ToneBaseline};
-use crate::capture::{llm, restate, rules, stability_for, weigh};
+use crate::capture::{llm, lock, restate, rules, stability_for, weigh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::ImportProgress;
@@ -24,6 +24,11 @@ const CAPTURE_BATCH: usize = 256;
 
 /// The default quiet period before a conversation is captured: two minutes.
 pub const DEFAULT_QUIET_SECONDS: i64 = 120;
+
+/// The status [`Engine::capture_status`] shows for a job recorded as `queued` or `running`
+/// when no process is capturing (see `lock.rs`): its process is gone. The store keeps it
+/// recorded as open, so the next capture resumes it.
+pub const INTERRUPTED: &str = "interrupted";
 
 /// Why a capture job ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -52,8 +57,9 @@ impl CaptureReason {
 pub struct CaptureJob {
     /// Its id.
     pub id: i64,
-    /// `queued`, `running`, `done` or `failed`. A `running` job whose process died is
-    /// resumed by the next capture.
+    /// `queued`, `running`, `done`, `failed`, or [`INTERRUPTED`]: recorded as `queued` or
+    /// `running` but with no process capturing any more (it was killed or crashed). The
+    /// next capture (`minne capture`) resumes an interrupted job.
     pub status: String,
     /// `import`, `quiet` or `checkpoint`.
     pub reason: String,
@@ -109,6 +115,9 @@ impl Engine {
         progress: &mut dyn FnMut(ImportProgress),
     ) -> Result<Option<CaptureJob>> {
         self.require_capture("capture")?;
+        // Held from before the job is marked `running` until it is marked finished, so a job
+        // shown `running` has a live process behind it (lock.rs).
+        let capturing = lock::hold(self.store.path())?;
         let now = fmt_utc(self.clock.now());
         let open: Option<i64> = self
             .store
@@ -155,6 +164,7 @@ impl Engine {
                 params![job_id, finished, e.to_string()],
             )?,
         };
+        drop(capturing);
         outcome?;
         self.purge_expired_routine()?;
         // Consolidate at once, so a correction applies as soon as it is captured (seed 003).
@@ -180,8 +190,16 @@ impl Engine {
         }
     }
 
-    /// Counts of what is stored and pending, and the `recent_jobs` latest capture jobs.
+    /// Counts of what is stored and pending, and the `recent_jobs` latest capture jobs. A job
+    /// recorded as open whose process is gone shows as [`INTERRUPTED`].
     pub fn capture_status(&self, recent_jobs: usize) -> Result<CaptureStatus> {
+        // Asked before the jobs are read and held until they are: no capture can start in
+        // between, so an open job read while nobody captures was really left behind.
+        let nobody_capturing = if recent_jobs > 0 {
+            lock::nobody_capturing(self.store.path())
+        } else {
+            None
+        };
         let conn = self.store.conn();
         let count = |sql: &str| -> rusqlite::Result<i64> { conn.query_row(sql, [], |r| r.get(0)) };
         let newest: Option<String> = conn.query_row(
@@ -198,9 +216,16 @@ impl Engine {
         let mut stmt = conn.prepare(&format!(
             "SELECT {JOB_COLUMNS} FROM capture_jobs ORDER BY id DESC LIMIT ?1"
         ))?;
-        let recent = stmt
+        let mut recent = stmt
             .query_map([recent_jobs as i64], job_from_row)?
             .collect::<rusqlite::Result<Vec<_>>>()?;
+        if nobody_capturing.is_some() {
+            for job in &mut recent {
+                if job.status == "queued" || job.status == "running" {
+                    job.status = INTERRUPTED.to_string();
+                }
+            }
+        }
         Ok(CaptureStatus {
             messages: count("SELECT count(*) FROM messages")?,
             messages_pending: count("SELECT count(*) FROM messages WHERE captured_at IS NULL")?,

@@ -6,6 +6,7 @@
 
 pub mod job;
 pub mod llm;
+mod lock;
 pub mod restate;
 pub mod rules;
 pub mod tone;

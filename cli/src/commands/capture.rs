@@ -1,4 +1,4 @@
-use minne::capture::job::{CaptureReason, DEFAULT_QUIET_SECONDS};
+use minne::capture::job::{CaptureReason, DEFAULT_QUIET_SECONDS, INTERRUPTED};
 
 use super::Env;
 
@@ -63,13 +63,14 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Whether a capture job is still open (`queued`, or `running` from a process that was
-/// killed) or episodes wait for their vectors: work that `run_capture` resumes.
+/// Whether a capture job is still open (`interrupted`: its process was killed; or `queued`
+/// or `running` in another process) or episodes wait for their vectors: work that
+/// `run_capture` resumes.
 fn interrupted(engine: &minne::Engine) -> anyhow::Result<bool> {
     let status = engine.capture_status(5)?;
     Ok(status.embeddings_pending > 0
         || status
             .recent_jobs
             .iter()
-            .any(|j| j.status == "queued" || j.status == "running"))
+            .any(|j| j.status == INTERRUPTED || j.status == "queued" || j.status == "running"))
 }

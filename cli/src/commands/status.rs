@@ -1,3 +1,5 @@
+use minne::capture::job::INTERRUPTED;
+
 use super::Env;
 
 #[derive(Debug, clap::Args)]
@@ -57,6 +59,12 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                 .map(|e| format!("; error: {e}"))
                 .unwrap_or_default(),
         );
+        if j.status == INTERRUPTED {
+            println!(
+                "          its process stopped before the job finished (killed or crashed); \
+                 `minne capture` resumes it, and nothing captured so far is lost"
+            );
+        }
     }
     Ok(())
 }
