@@ -392,11 +392,16 @@ pub fn extract(text: &str) -> Vec<Claim> {
     let mut out: Vec<Claim> = Vec::new();
     let rules = rules();
     for s in words::sentences(text, &all) {
-        let w = &without_tense_adverbs(&all[s]);
+        let raw = &all[s];
+        let w = &without_sentence_adverbs(raw);
         if is_hedged(w) {
             continue;
         }
-        let correction = w.iter().any(|x| CORRECTION_MARKS.contains(&x.low.as_str()))
+        // Read on the sentence as said: the adverb left out below may be what marks it a
+        // correction ("Jag heter *faktiskt* Anneli").
+        let correction = raw
+            .iter()
+            .any(|x| CORRECTION_MARKS.contains(&x.low.as_str()))
             || (w.first().is_some_and(|x| x.low == "ret")
                 && w.get(1).is_some_and(|x| x.low == "lige"));
         let replaces = named_as_wrong(text, w);
@@ -656,31 +661,66 @@ const STATEMENT_LEADERS: &[&str] = &[
     "ærligt",
 ];
 
-/// The free statement the sentence `w` makes about the user, in their words: from a
-/// [`STATEMENT_LEADS`] opening (or "I/jag/jeg <verb> always/never …") at the start of the
-/// sentence to the end of its first clause, with at least one word after the opening for the
-/// fixed phrases that need an object. `None` for anything else: a sentence about somebody
-/// else, a reported one, an event.
-/// Words that only say when a statement holds, between the first-person subject and its verb
-/// ("I *now* work at Blorptech", "we *currently* live in Tartu"): left out, so the patterns
-/// for "i work at" and "we live in" read the sentence. The words keep their spans, so values
-/// are still cut from the user's own text.
-fn without_tense_adverbs(w: &[Word]) -> Vec<Word> {
-    const SUBJECTS: &[&str] = &["i", "we"];
-    const ADVERBS: &[&str] = &["now", "currently", "presently", "still"];
+/// Sentence adverbs that only say when or how surely a statement holds, where they stand
+/// inside a first-person statement: after the subject ("I *now* work at Blorptech", "we
+/// *currently* live in Tartu", "I *actually* live in Oslo"), or after the subject's verb, where
+/// Swedish and Danish put them (verb second: "Jag heter *faktiskt* Anneli", "jeg bor *nu* i
+/// Odense", "vi bor *fortfarande* i Lund") and English puts them after "is" ("my name is
+/// *actually* Alex", "mitt namn är *egentligen* Anneli"). Left out, so the patterns for "i
+/// work at", "jag heter" and "my name is" read the sentence. The words keep their spans, so
+/// values are still cut from the user's own text; `extract` reads the correction marks among
+/// them on the sentence as said.
+fn without_sentence_adverbs(w: &[Word]) -> Vec<Word> {
+    const SUBJECTS: &[&str] = &["i", "we", "jag", "vi", "jeg"];
+    const POSSESSIVES: &[&str] = &[
+        "my", "our", "min", "mitt", "mina", "vår", "vårt", "mit", "mine", "vores",
+    ];
+    const BE: &[&str] = &["is", "are", "är", "er"];
+    // After the English subject, where "now" and "still" stood before this rule too.
+    const AFTER_SUBJECT: &[&str] = &["now", "currently", "presently", "still", "actually"];
+    const AFTER_VERB: &[&str] = &[
+        "actually",
+        "now",
+        "currently",
+        "still",
+        "faktiskt",
+        "egentligen",
+        "nu",
+        "numera",
+        "nuförtiden",
+        "fortfarande",
+        "faktisk",
+        "egentlig",
+        "stadig",
+        "stadigvæk",
+    ];
+    // Whether the word `n` places before `i` is a word (not a mark) in `set`, or any word.
+    let before = |i: usize, n: usize, set: Option<&[&str]>| {
+        i.checked_sub(n)
+            .and_then(|j| w.get(j))
+            .is_some_and(|x| !x.punct && set.is_none_or(|set| set.contains(&x.low.as_str())))
+    };
     w.iter()
         .enumerate()
-        .filter(|(i, x)| {
-            let after_subject = i
-                .checked_sub(1)
-                .and_then(|p| w.get(p))
-                .is_some_and(|p| SUBJECTS.contains(&p.low.as_str()));
-            !(after_subject && ADVERBS.contains(&x.low.as_str()))
+        .filter(|&(i, x)| {
+            let word = x.low.as_str();
+            let after_subject = before(i, 1, Some(SUBJECTS)) && AFTER_SUBJECT.contains(&word);
+            let after_verb = AFTER_VERB.contains(&word)
+                && ((before(i, 2, Some(SUBJECTS)) && before(i, 1, None))
+                    || (before(i, 3, Some(POSSESSIVES))
+                        && before(i, 2, None)
+                        && before(i, 1, Some(BE))));
+            !(after_subject || after_verb)
         })
         .map(|(_, x)| x.clone())
         .collect()
 }
 
+/// The free statement the sentence `w` makes about the user, in their words: from a
+/// [`STATEMENT_LEADS`] opening (or "I/jag/jeg <verb> always/never …") at the start of the
+/// sentence to the end of its first clause, with at least one word after the opening for the
+/// fixed phrases that need an object. `None` for anything else: a sentence about somebody
+/// else, a reported one, an event.
 fn statement(text: &str, w: &[Word]) -> Option<String> {
     let start = w
         .iter()
@@ -1693,6 +1733,76 @@ mod tests {
             c[0].replaces.as_deref(),
             Some("Alice"),
             "the correction names the old value"
+        );
+    }
+
+    /// Swedish and Danish put a sentence adverb after the verb ("Jag heter *faktiskt* Anneli",
+    /// verb second), and English after "is" ("my name is *actually* Alex"): the value is the
+    /// name after it, and "faktiskt"/"faktisk"/"actually" still marks the correction, which
+    /// applies at once (issue 5: "Actually my name is Alex" in English, Swedish and Danish).
+    /// Before this rule the adverb stood where the value is read, so none of these gave a
+    /// claim and the old name stayed current.
+    #[rstest::rstest]
+    #[case::sv(
+        "Jag heter faktiskt Anneli, inte Anna.",
+        "name",
+        "Anneli",
+        true,
+        Some("Anna")
+    )]
+    #[case::da(
+        "Jeg hedder faktisk Mette-Marie, ikke Mette.",
+        "name",
+        "Mette-Marie",
+        true,
+        Some("Mette")
+    )]
+    #[case::en_after_is(
+        "My name is actually Alex, not Alice.",
+        "name",
+        "Alex",
+        true,
+        Some("Alice")
+    )]
+    #[case::sv_possessive("Mitt namn är egentligen Anneli.", "name", "Anneli", true, None)]
+    #[case::da_location("Jeg bor faktisk i Odense.", "location", "Odense", true, None)]
+    #[case::en_after_subject("I actually live in Oslo.", "location", "Oslo", true, None)]
+    // A tense adverb in the same place says only that it still holds: no correction.
+    #[case::sv_still("Vi bor fortfarande i Lund.", "location", "Lund", false, None)]
+    #[case::da_now("Jeg bor nu i Aarhus.", "location", "Aarhus", false, None)]
+    fn a_sentence_adverb_after_the_verb_leaves_the_value(
+        #[case] text: &str,
+        #[case] attribute: &str,
+        #[case] value: &str,
+        #[case] correction: bool,
+        #[case] replaces: Option<&str>,
+    ) {
+        let c = extract(text);
+        assert_eq!(
+            c.iter()
+                .map(|c| (
+                    c.attribute.key(),
+                    c.value.as_str(),
+                    c.correction,
+                    c.replaces.as_deref()
+                ))
+                .collect::<Vec<_>>(),
+            [(attribute.to_string(), value, correction, replaces)],
+            "`{text}`: the adverb is no value; the claim is the words after it"
+        );
+    }
+
+    /// The adverb is left out only in a first-person statement: another person's name or
+    /// place is still nobody's attribute of the user's.
+    #[rstest::rstest]
+    #[case::sv_other("Oskar heter faktiskt Olle.")]
+    #[case::da_other("Mikkel bor faktisk i Odense.")]
+    #[case::en_other("Her name is actually Alice.")]
+    fn a_sentence_adverb_in_someone_elses_statement_gives_nothing(#[case] text: &str) {
+        assert_eq!(
+            claims(text),
+            Vec::<(String, String)>::new(),
+            "`{text}` is about somebody else, not the user"
         );
     }
 
