@@ -5,6 +5,8 @@
 //! "Always …" is a procedure (see `procedures`); "actually my name is …" a correction (see
 //! `facts`). What each command did is reported in [`AppliedCommand`]s: no silent success.
 
+use std::ops::Range;
+
 use serde::Serialize;
 
 use super::words::{self, Word};
@@ -103,11 +105,25 @@ pub fn remembered(text: &str) -> Vec<String> {
         {
             at += 1;
         }
-        if let Some(content) = content(text, &w[at..]) {
-            out.push(content);
+        if let Some(span) = content_span(&w[at..]) {
+            out.push(text[with_whole_annotations(text, span)].to_string());
         }
     }
     out
+}
+
+/// `span` of `text`, read on to the closing bracket when it ends inside one of capture's
+/// resolved times ("… in May [2026-05-01 – 2026-05-31]."), whose closing bracket is a mark
+/// and so was left out: the stored words keep the whole date, as the episode shows it (issue
+/// 7), never half a bracket.
+fn with_whole_annotations(text: &str, span: Range<usize>) -> Range<usize> {
+    let inside = &text[span.clone()];
+    if inside.matches('[').count() > inside.matches(']').count()
+        && let Some(close) = text[span.end..].find(']')
+    {
+        return span.start..span.end + close + 1;
+    }
+    span
 }
 
 /// Whether the words from `at`, right after a remember command, ask the listener to do
@@ -260,10 +276,15 @@ fn single(text: &str, w: &[Word]) -> Option<String> {
 /// The words from the first one to the last, without closing punctuation; `None` if fewer
 /// than two words.
 fn content(text: &str, w: &[Word]) -> Option<String> {
+    content_span(w).map(|span| text[span].to_string())
+}
+
+/// The byte span of [`content`].
+fn content_span(w: &[Word]) -> Option<Range<usize>> {
     let first = w.iter().find(|x| !x.punct)?;
     let last = w.iter().rev().find(|x| !x.punct)?;
     let n = w.iter().filter(|x| !x.punct).count();
-    (n >= 2).then(|| text[first.span.start..last.span.end].to_string())
+    (n >= 2).then_some(first.span.start..last.span.end)
 }
 
 #[cfg(test)]
@@ -294,6 +315,21 @@ mod tests {
     // A subject that ends like an infinitive, then its verb: a clause, so a command.
     #[case::sv_subject_in_a("Kom ihåg att mamma fyller år på fredag.", "mamma fyller år på fredag")]
     #[case::da_subject("Husk at mødet er flyttet til fredag.", "mødet er flyttet til fredag")]
+    // Capture puts the resolved date after a relative time in the episode's words (issue 7);
+    // its closing bracket is a mark, and the content once ended before it, storing "… in May
+    // [2026-05-01 – 2026-05-31" with half a bracket.
+    #[case::resolved_date(
+        "Remember that the gate code changes in May [2026-05-01 – 2026-05-31].",
+        "the gate code changes in May [2026-05-01 – 2026-05-31]"
+    )]
+    #[case::sv_resolved_date(
+        "Kom ihåg att jag har tandläkartid på torsdag [2026-03-05].",
+        "jag har tandläkartid på torsdag [2026-03-05]"
+    )]
+    #[case::da_date_inside(
+        "Husk at på fredag [2026-03-06] flyver jeg til Oslo.",
+        "på fredag [2026-03-06] flyver jeg til Oslo"
+    )]
     fn command_found(#[case] text: &str, #[case] content: &str) {
         assert_eq!(
             remembered(text),
