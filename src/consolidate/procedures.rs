@@ -96,9 +96,14 @@ const STYLE_IMPERATIVES: &[&str] = &[
     "håll", "tala", "svar", "brug", "hold", "tal",
 ];
 
+/// Courtesy words that may close a request ("keep it short, *please*", "svara kort, *tack*",
+/// "svar kort, *tak*"): left out of the request's words, as a leading "please" is, so the
+/// same request said with and without them is recognised as the same.
+const COURTESIES: &[&str] = &["please", "thanks", "tack", "snälla", "tak", "venligst"];
+
 /// Requests about how to answer that are not standing instructions ("keep it short",
-/// "svara på svenska"), verbatim: said again and again they may raise a confirmation
-/// request, never a procedure by themselves.
+/// "svara på svenska"), in the user's words without a closing courtesy: said again and again
+/// they may raise a confirmation request, never a procedure by themselves.
 pub fn requests(text: &str) -> Vec<String> {
     let all = words::tokenize(text);
     let mut out = Vec::new();
@@ -118,9 +123,18 @@ pub fn requests(text: &str) -> Vec<String> {
         let opens = content
             .first()
             .is_some_and(|x| STYLE_IMPERATIVES.contains(&x.low.as_str()));
-        if let (true, true, Some(a), Some(b)) =
-            (opens, content.len() >= 3, content.first(), content.last())
-        {
+        let kept = content.len()
+            - content
+                .iter()
+                .rev()
+                .take_while(|x| COURTESIES.contains(&x.low.as_str()))
+                .count();
+        if let (true, true, Some(a), Some(b)) = (
+            opens,
+            content.len() >= 3,
+            content.first(),
+            content[..kept].last(),
+        ) {
             let sentence = text[a.span.start..b.span.end].to_string();
             if !out.contains(&sentence) {
                 out.push(sentence);
@@ -195,8 +209,8 @@ mod tests {
     fn a_style_request_is_a_pattern_not_an_instruction() {
         assert_eq!(
             requests("Keep it short, please."),
-            ["Keep it short, please"],
-            "a one-off request is a pattern"
+            ["Keep it short"],
+            "a one-off request is a pattern, in the user's words without the courtesy"
         );
         assert!(
             extract("Keep it short, please.").is_empty(),
@@ -210,6 +224,20 @@ mod tests {
             requests("Give me a recipe for dinner.").is_empty(),
             "only requests about how to answer count"
         );
+    }
+
+    /// The same request with or without a closing courtesy is one pattern, so its
+    /// repetitions are counted together (they once were three different patterns, and the
+    /// confirmation request never came).
+    #[rstest::rstest]
+    #[case::en(&["Keep it short.", "Keep it short, please.", "Please keep it short"], "keep it short")]
+    #[case::sv(&["Svara kort, tack.", "Snälla, svara kort tack!", "Svara kort, snälla."], "svara kort")]
+    #[case::da(&["Svar kort, tak.", "Svar kort, venligst.", "Venligst svar kort, tak."], "svar kort")]
+    fn a_courtesy_does_not_make_another_request(#[case] said: &[&str], #[case] same: &str) {
+        for text in said {
+            let found: Vec<String> = requests(text).iter().map(|r| norm(r)).collect();
+            assert_eq!(found, [same], "`{text}` is the request `{same}`");
+        }
     }
 
     #[rstest::rstest]
