@@ -121,8 +121,10 @@ impl Engine {
         self.resolve(id, None, false)
     }
 
-    /// Edits the proposed fact's value to `value`, then confirms it. Errors:
-    /// [`Error::NotFound`]; [`Error::InvalidInput`] for an empty value or a procedure entry.
+    /// Edits the proposed fact's value, or a procedure request's instruction, to `value`, then
+    /// confirms it. An edited procedure keeps the words it was found by, so the same request
+    /// said again supports it and is not proposed again. Errors: [`Error::NotFound`];
+    /// [`Error::InvalidInput`] for an empty value.
     pub fn review_edit(&mut self, id: i64, value: &str) -> Result<()> {
         if value.trim().is_empty() {
             return Err(Error::InvalidInput("the edited value is empty".into()));
@@ -154,14 +156,26 @@ impl Engine {
             kind: "open review entry",
             id,
         })?;
-        if let Some(value) = edit {
-            let fact = fact.ok_or_else(|| {
-                Error::InvalidInput(format!("review entry {id} has no fact to edit"))
-            })?;
-            tx.execute(
-                "UPDATE facts SET value = ?2, norm = ?3, updated_at = ?4 WHERE id = ?1",
-                params![fact, value, value.to_lowercase(), now],
-            )?;
+        match (edit, fact, procedure) {
+            (Some(value), Some(fact), _) => {
+                tx.execute(
+                    "UPDATE facts SET value = ?2, norm = ?3, updated_at = ?4 WHERE id = ?1",
+                    params![fact, value, value.to_lowercase(), now],
+                )?;
+            }
+            // `norm` stays: it is how a repeated request finds this procedure (ladder).
+            (Some(value), None, Some(procedure)) => {
+                tx.execute(
+                    "UPDATE procedures SET instruction = ?2, updated_at = ?3 WHERE id = ?1",
+                    params![procedure, value, now],
+                )?;
+            }
+            (Some(_), None, None) => {
+                return Err(Error::InvalidInput(format!(
+                    "review entry {id} has nothing to edit"
+                )));
+            }
+            (None, _, _) => {}
         }
         match (fact, procedure, confirm) {
             (Some(f), _, true) => activate(&tx, f, &now)?,

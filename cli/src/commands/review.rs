@@ -1,4 +1,4 @@
-use minne::consolidate::{FactView, ReviewKind};
+use minne::consolidate::{FactView, ReviewKind, Source};
 
 use super::Env;
 
@@ -26,11 +26,11 @@ enum Action {
         /// The entry's id.
         id: i64,
     },
-    /// Change the proposed value, then confirm it.
+    /// Change the proposed value (or a procedure request's instruction), then confirm it.
     Edit {
         /// The entry's id.
         id: i64,
-        /// The corrected value.
+        /// The corrected value or instruction.
         value: String,
     },
 }
@@ -92,6 +92,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         }
         if let Some(p) = &item.procedure {
             println!("       procedure \"{}\"", p.instruction);
+            print_sources(&p.sources);
         }
     }
     Ok(())
@@ -104,7 +105,12 @@ fn print_fact(label: &str, f: &FactView) {
         f.value,
         f.valid_from.format("%Y-%m-%d")
     );
-    for s in &f.sources {
+    print_sources(&f.sources);
+}
+
+/// The user's words an entry rests on, one line each: every entry shows its source quotes.
+fn print_sources(sources: &[Source]) {
+    for s in sources {
         println!(
             "            \"{}\"  episode #{} {}",
             s.quote,
