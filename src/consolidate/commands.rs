@@ -259,9 +259,29 @@ pub fn forget_topics(text: &str) -> Vec<String> {
         if lows.iter().all(|x| PRONOUNS.contains(x)) {
             continue;
         }
-        out.push(topic);
+        let topic = without_annotations(&topic);
+        if !topic.is_empty() {
+            out.push(topic);
+        }
     }
     out
+}
+
+/// `topic` without the bracketed dates capture writes into an episode's words ("mötet på
+/// fredag [2026-03-06]"), closed or cut off: they are no words the user said, and a topic
+/// search must not look for them.
+fn without_annotations(topic: &str) -> String {
+    let mut out = String::with_capacity(topic.len());
+    let mut depth = 0usize;
+    for c in topic.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The one word in `w`, without punctuation.
@@ -364,6 +384,15 @@ mod tests {
     #[case::sv_vad("Snälla, glöm vad jag sa om min chef", "min chef")]
     #[case::da("Glem hvad jeg sagde om min eks.", "min eks")]
     #[case::da_alt("Glem alt om festen for Lena.", "festen for Lena")]
+    // Capture writes the resolved date into the episode's words; it is no part of the topic.
+    #[case::sv_resolved_date(
+        "Glöm det jag sa om mötet på fredag [2026-03-06].",
+        "mötet på fredag"
+    )]
+    #[case::en_resolved_range(
+        "Forget what I said about the trip in May [2026-05-01 – 2026-05-31].",
+        "the trip in May"
+    )]
     fn forget_command_found(#[case] text: &str, #[case] topic: &str) {
         assert_eq!(
             forget_topics(text),
