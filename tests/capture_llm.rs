@@ -24,6 +24,16 @@ const SEED_EXAMPLE: &str = "No, the launch is Friday, not next week. I told you.
 /// Serves `replies[i]` as the assistant content of the i-th request (the last one repeats).
 /// Returns the base URL and a request counter.
 fn serve(replies: Vec<String>) -> (String, Arc<AtomicUsize>) {
+    let (url, count, _) = serve_recording(replies);
+    (url, count)
+}
+
+/// [`serve`], also keeping every request body it was sent.
+fn serve_recording(
+    replies: Vec<String>,
+) -> (String, Arc<AtomicUsize>, Arc<std::sync::Mutex<Vec<String>>>) {
+    let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = bodies.clone();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     let count = Arc::new(AtomicUsize::new(0));
@@ -44,6 +54,7 @@ fn serve(replies: Vec<String>) -> (String, Arc<AtomicUsize>) {
             }
             let mut body = vec![0; length];
             let _ = reader.read_exact(&mut body);
+            kept.lock().unwrap().push(String::from_utf8_lossy(&body).into_owned());
             let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
             assert_eq!(
                 request["model"], "test-model",
@@ -68,7 +79,7 @@ fn serve(replies: Vec<String>) -> (String, Arc<AtomicUsize>) {
             );
         }
     });
-    (url, count)
+    (url, count, bodies)
 }
 
 fn at() -> DateTime<Utc> {
@@ -252,4 +263,49 @@ fn without_date_labels(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A message the user asked not to be kept never reaches the model (a fresh user's fake
+/// endpoint received "PIN is 4821"), and a "remember that …" the model returned nothing for
+/// is still captured, by the rules (the same user's saves were lost to `{"episodes": []}`).
+#[test]
+fn a_withheld_message_never_reaches_the_model_and_a_save_survives_an_empty_reply() {
+    let (url, _, bodies) = serve_recording(vec![r#"{"episodes": []}"#.into()]);
+    let dir = common::tempdir();
+    let mut engine = engine(dir.path(), Some(&url));
+    let message = |id: &str, text: &str| NewMessage {
+        external_id: Some(id.into()),
+        role: Role::User,
+        actor: "user".into(),
+        text: text.into(),
+        sent_at: at().fixed_offset(),
+    };
+    engine
+        .import_sessions(
+            &[NewSession {
+                key: "llm-private".into(),
+                messages: vec![
+                    message("m1", "Don't remember this: my PIN is 4821."),
+                    message("m2", "Remember that my locker number is 118."),
+                ],
+            }],
+            "test",
+            &mut |_| {},
+        )
+        .unwrap();
+    let sent = bodies.lock().unwrap().join("\n");
+    assert!(!sent.is_empty(), "the model was asked");
+    assert!(!sent.contains("4821"), "the withheld words were sent: {sent}");
+    assert!(sent.contains("118"), "the other message was sent as it is");
+    let texts: Vec<String> = engine
+        .list_episodes(10, 0)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.text)
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("locker number is 118")),
+        "the explicit save is a memory: {texts:?}"
+    );
+    assert!(texts.iter().all(|t| !t.contains("4821")), "{texts:?}");
 }

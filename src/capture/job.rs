@@ -488,11 +488,36 @@ impl Engine {
         let Some(chat) = &self.llm else {
             return (by_rules(), 0, None);
         };
-        match llm::extract_window(chat.as_ref(), &inputs) {
+        // A message the user asked not to be kept never leaves the machine: the model sees a
+        // placeholder in its place (capture then stores nothing of it either).
+        let sent: Vec<MessageInput<'_>> = inputs
+            .iter()
+            .map(|m| {
+                if m.role == Role::User && crate::capture::asks_not_to_keep(m.text) {
+                    MessageInput {
+                        text: WITHHELD_FROM_THE_MODEL,
+                        ..*m
+                    }
+                } else {
+                    m.clone()
+                }
+            })
+            .collect();
+        match llm::extract_window(chat.as_ref(), &sent) {
             Ok(window) => {
                 let mut per_message = vec![Vec::new(); batch.len()];
                 for (i, ep) in window.episodes {
                     per_message[i].push(ep);
+                }
+                // What the user explicitly asked to be remembered is never lost to a model
+                // that returned nothing for it: the rules capture it instead.
+                for (input, found) in inputs.iter().zip(per_message.iter_mut()) {
+                    if found.is_empty()
+                        && input.role == Role::User
+                        && crate::capture::explicit_save(input.text)
+                    {
+                        *found = rules::extract(input);
+                    }
                 }
                 (per_message, window.suspected_hallucinations, None)
             }
@@ -503,6 +528,10 @@ impl Engine {
         }
     }
 }
+
+/// What the LLM is sent in place of a message the user asked not to be kept
+/// ([`crate::capture::asks_not_to_keep`]).
+const WITHHELD_FROM_THE_MODEL: &str = "[withheld: the user asked that this message not be kept]";
 
 /// Whether an episode becomes a memory. The AI assistant's own words are remembered only
 /// for what it did (seed 004: its commitments, and its retractions, which carry the corrected
