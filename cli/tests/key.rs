@@ -21,9 +21,9 @@ fn key_file_notice_rotation_and_passphrase_mode() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     // No keyring is reached for a data dir of its own: the key goes to `<data dir>.keys`, and
-    // the first command says so, once.
+    // the first command says so, once. (`capture` starts the store; a read creates none.)
     minne(&data)
-        .arg("list")
+        .arg("capture")
         .assert()
         .success()
         .stderr(predicate::str::contains("key file"));
@@ -84,7 +84,11 @@ fn key_file_notice_rotation_and_passphrase_mode() {
 fn no_new_passphrase_says_where_one_comes_from() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    minne(&data).args(["-c", "work", "list"]).assert().success();
+    // `capture` starts the store (a read creates none).
+    minne(&data)
+        .args(["-c", "work", "capture"])
+        .assert()
+        .success();
     minne(&data)
         .args(["key", "passphrase", "-c", "work"])
         .env_remove("MINNE_NEW_PASSPHRASE")
