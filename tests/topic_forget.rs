@@ -340,3 +340,48 @@ fn forget_command_in_conversation_acts_at_once_and_is_not_kept(
         );
     }
 }
+
+/// A "forget what I said about …" that matches more than `FORGET_SAID_MAX` memories forgets
+/// none of them unasked and says how to review them: a fresh user's "Forget what I said about
+/// city." handed in over MCP had removed 300 memories. The command itself is not kept.
+#[test]
+fn a_forget_command_that_matches_too_many_memories_holds_them_all_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut engine = open(&data, Arc::new(FixedClock::new(t(12, 0))));
+    let n = minne::consolidate::FORGET_SAID_MAX + 5;
+    let notes: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            (
+                format!("I walked through the old city and found bookshop number {i}."),
+                format!("2026-03-02T08:{:02}:00Z", i),
+            )
+        })
+        .collect();
+    let mut chat: Vec<(&str, &str, &str)> = notes
+        .iter()
+        .map(|(text, ts)| ("user", text.as_str(), ts.as_str()))
+        .collect();
+    chat.push(("user", "Forget what I said about the city.", "2026-03-02T09:00:00Z"));
+    let report = import(&mut engine, dir.path(), "s1", &chat);
+    let forget = report
+        .commands
+        .iter()
+        .find(|c| c.kind == CommandKind::Forget)
+        .expect("the command is reported");
+    assert!(
+        forget.outcome.contains("none went") && forget.outcome.contains("minne forget --topic"),
+        "the report says nothing went and how to review: {}",
+        forget.outcome
+    );
+    let left = texts(&engine);
+    assert_eq!(
+        left.iter().filter(|t| t.contains("bookshop")).count(),
+        n,
+        "every memory about the city stays: {left:#?}"
+    );
+    assert!(
+        left.iter().all(|t| !t.contains("Forget what I said")),
+        "the command itself is not kept"
+    );
+}

@@ -440,17 +440,31 @@ impl Engine {
         }
         for (ep, topics) in forgets {
             for topic in topics {
-                let receipt = self.forget_said_about(ep, &topic)?;
+                let (receipt, held_back) = self.forget_said_about(ep, &topic)?;
                 report.unsupported_dropped += receipt.facts;
+                let n = receipt.episodes.saturating_sub(1);
+                let outcome = if held_back > 0 {
+                    format!(
+                        "asked to forget {held_back} memories about “{topic}”: more than \
+                         {FORGET_SAID_MAX} are never forgotten unasked, so none went; review \
+                         them with `minne forget --topic \"{topic}\"`"
+                    )
+                } else {
+                    format!(
+                        "forgot {n} {} about “{topic}” ({} removed, {} cut), and the command itself",
+                        if n == 1 { "memory" } else { "memories" },
+                        if receipt.messages == 1 {
+                            "1 message".to_string()
+                        } else {
+                            format!("{} messages", receipt.messages)
+                        },
+                        receipt.messages_redacted
+                    )
+                };
                 report.commands.push(AppliedCommand {
                     kind: CommandKind::Forget,
                     episode_id: EpisodeId(ep.id),
-                    outcome: format!(
-                        "forgot {} memories about “{topic}” ({} messages removed, {} cut), and the command itself",
-                        receipt.episodes.saturating_sub(1),
-                        receipt.messages,
-                        receipt.messages_redacted
-                    ),
+                    outcome,
                     stored: 0,
                     removed: receipt.episodes,
                 });
@@ -463,12 +477,15 @@ impl Engine {
     /// "Forget what I said about `topic`", said in episode `ep`: forgets the episodes about
     /// the topic said up to then in this context (the command's own message left out of the
     /// search), then the command's episode itself, so the command is not kept verbatim
-    /// (issue 6). One forget, one receipt, with tombstones as for any forget.
+    /// (issue 6). One forget, one receipt, with tombstones as for any forget. When more than
+    /// [`FORGET_SAID_MAX`] episodes match, only the command's own episode goes and the count
+    /// comes back as the second value (otherwise 0): words in a conversation (or handed in
+    /// by an assistant over MCP, which a prompt injection can steer) never wipe a store.
     fn forget_said_about(
         &mut self,
         ep: &EpisodeRow,
         topic: &str,
-    ) -> Result<crate::forget::ForgetReceipt> {
+    ) -> Result<(crate::forget::ForgetReceipt, usize)> {
         let said_at = parse_utc(&ep.occurred_at)?;
         // Only sure matches: said in conversation, the forget is not confirmed item by item.
         let mut ids: Vec<EpisodeId> = self
@@ -478,6 +495,11 @@ impl Engine {
             .filter(|h| h.episode.occurred_at <= said_at)
             .map(|h| h.episode.id)
             .collect();
+        let held_back = if ids.len() > FORGET_SAID_MAX {
+            std::mem::take(&mut ids).len()
+        } else {
+            0
+        };
         let still_there: bool = self
             .store
             .conn()
@@ -487,12 +509,13 @@ impl Engine {
         if still_there {
             ids.push(EpisodeId(ep.id));
         }
-        self.forget_resolved(
+        let receipt = self.forget_resolved(
             &crate::forget::ForgetScope::Topic {
                 query: topic.to_string(),
             },
             &ids,
-        )
+        )?;
+        Ok((receipt, held_back))
     }
 
     /// Facts newest first: active and candidate ones, or with `all` also superseded,
@@ -553,6 +576,12 @@ const LAST_RUN_KEY: &str = "consolidated_at";
 /// How old the last consolidation may be before [`Engine::consolidate_if_due`] runs it again:
 /// 24 hours, the nightly run of seed 004's sleep stage.
 pub const NIGHTLY_INTERVAL_HOURS: i64 = 24;
+
+/// The most memories a "forget what I said about …" said in conversation forgets at once:
+/// 20. A topic that matches more is held back whole and reported, for the user to review
+/// with `minne forget --topic` (a fresh user's "Forget what I said about city." handed in
+/// over MCP had removed 300 memories unasked).
+pub const FORGET_SAID_MAX: usize = 20;
 
 impl Engine {
     /// When consolidation last ran in this context (UTC), if ever.

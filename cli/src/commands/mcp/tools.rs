@@ -303,11 +303,20 @@ pub fn remember(s: &mut State, args: RememberArgs) -> anyhow::Result<Reply> {
             parts.join(", ")
         )
     };
+    // What the words did besides: "remember that …", "forget what I said about …" and
+    // corrections act at once, and the reply must say so, never hide a forget.
+    let applied: Vec<String> = report.commands.iter().map(|c| c.outcome.clone()).collect();
+    let summary = if applied.is_empty() {
+        summary
+    } else {
+        format!("{summary} Commands in it acted at once: {}.", applied.join("; "))
+    };
     Ok(Reply::Json(json!({
         "stored": stored,
         "context": s.engine.context().as_str(),
         "session": key,
         "episodes": episodes.iter().map(episode_json).collect::<Vec<_>>(),
+        "commands": report.commands,
         "summary": summary,
     })))
 }
