@@ -245,7 +245,9 @@ impl Engine {
                                     removed += 1;
                                     warnings.push(format!("export {path} could not be rewritten without what was forgotten ({e}), so it was removed"));
                                 }
-                                Err(e) => warnings.push(format!("export {path} could not be removed ({e}): delete it yourself")),
+                                Err(e) => warnings.push(format!(
+                                    "export {path} could not be removed ({e}): delete it yourself"
+                                )),
                             }
                             conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
                         }
@@ -256,7 +258,9 @@ impl Engine {
                 _ => {
                     match std::fs::remove_file(&path) {
                         Ok(()) => removed += 1,
-                        Err(e) => warnings.push(format!("export {path} could not be removed ({e}): delete it yourself")),
+                        Err(e) => warnings.push(format!(
+                            "export {path} could not be removed ({e}): delete it yourself"
+                        )),
                     }
                     conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
                 }
@@ -288,9 +292,9 @@ fn without_forgotten(
                 .as_str()
                 .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
             match (text, at) {
-                (Some(text), Some(at)) => !tombstones.contains(
-                    &crate::forget::tombstone_hash(secret, text, at.to_utc()),
-                ),
+                (Some(text), Some(at)) => {
+                    !tombstones.contains(&crate::forget::tombstone_hash(secret, text, at.to_utc()))
+                }
                 _ => {
                     unreadable = true;
                     true

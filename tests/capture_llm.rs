@@ -54,7 +54,9 @@ fn serve_recording(
             }
             let mut body = vec![0; length];
             let _ = reader.read_exact(&mut body);
-            kept.lock().unwrap().push(String::from_utf8_lossy(&body).into_owned());
+            kept.lock()
+                .unwrap()
+                .push(String::from_utf8_lossy(&body).into_owned());
             let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
             assert_eq!(
                 request["model"], "test-model",
@@ -295,7 +297,10 @@ fn a_withheld_message_never_reaches_the_model_and_a_save_survives_an_empty_reply
         .unwrap();
     let sent = bodies.lock().unwrap().join("\n");
     assert!(!sent.is_empty(), "the model was asked");
-    assert!(!sent.contains("4821"), "the withheld words were sent: {sent}");
+    assert!(
+        !sent.contains("4821"),
+        "the withheld words were sent: {sent}"
+    );
     assert!(sent.contains("118"), "the other message was sent as it is");
     let texts: Vec<String> = engine
         .list_episodes(10, 0)

@@ -362,7 +362,11 @@ fn a_forget_command_that_matches_too_many_memories_holds_them_all_back() {
         .iter()
         .map(|(text, ts)| ("user", text.as_str(), ts.as_str()))
         .collect();
-    chat.push(("user", "Forget what I said about the city.", "2026-03-02T09:00:00Z"));
+    chat.push((
+        "user",
+        "Forget what I said about the city.",
+        "2026-03-02T09:00:00Z",
+    ));
     let report = import(&mut engine, dir.path(), "s1", &chat);
     let forget = report
         .commands

@@ -982,7 +982,10 @@ fn forgetting_one_memory_rewrites_a_json_export_without_it_and_keeps_the_rest() 
     assert_eq!(receipt["exports"], 1, "the Markdown export went: {receipt}");
     assert!(!md.exists());
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(!text.contains("peanuts"), "the forgotten words left the backup");
+    assert!(
+        !text.contains("peanuts"),
+        "the forgotten words left the backup"
+    );
     for kept in ["Gothenburg", "cello"] {
         assert!(text.contains(kept), "`{kept}` stays in the backup");
     }
@@ -1001,7 +1004,10 @@ fn forgetting_one_memory_rewrites_a_json_export_without_it_and_keeps_the_rest() 
             .args(["import", "--json", "--format", "transcript"])
             .arg(&out),
     );
-    assert_eq!(again["messages_added"], 0, "nothing in it is new here: {again}");
+    assert_eq!(
+        again["messages_added"], 0,
+        "nothing in it is new here: {again}"
+    );
     let cello = json(minne(&data).args(["list", "--json", "--limit", "100"]))
         .as_array()
         .unwrap()

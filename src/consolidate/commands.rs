@@ -385,10 +385,7 @@ mod tests {
     #[case::da("Glem hvad jeg sagde om min eks.", "min eks")]
     #[case::da_alt("Glem alt om festen for Lena.", "festen for Lena")]
     // Capture writes the resolved date into the episode's words; it is no part of the topic.
-    #[case::sv_resolved_date(
-        "Glöm det jag sa om mötet på fredag [2026-03-06].",
-        "mötet på fredag"
-    )]
+    #[case::sv_resolved_date("Glöm det jag sa om mötet på fredag [2026-03-06].", "mötet på fredag")]
     #[case::en_resolved_range(
         "Forget what I said about the trip in May [2026-05-01 – 2026-05-31].",
         "the trip in May"

@@ -343,8 +343,16 @@ fn print_receipt(context: &str, r: &ForgetReceipt) {
         println!(
             "  {} Minne wrote held some of it and {} rewritten without it (the rest of {} stays)",
             plural(r.exports_rewritten, "JSON export", "JSON exports"),
-            if r.exports_rewritten == 1 { "was" } else { "were" },
-            if r.exports_rewritten == 1 { "it" } else { "them" }
+            if r.exports_rewritten == 1 {
+                "was"
+            } else {
+                "were"
+            },
+            if r.exports_rewritten == 1 {
+                "it"
+            } else {
+                "them"
+            }
         );
     }
     if r.facts > 0 {

@@ -309,7 +309,10 @@ pub fn remember(s: &mut State, args: RememberArgs) -> anyhow::Result<Reply> {
     let summary = if applied.is_empty() {
         summary
     } else {
-        format!("{summary} Commands in it acted at once: {}.", applied.join("; "))
+        format!(
+            "{summary} Commands in it acted at once: {}.",
+            applied.join("; ")
+        )
     };
     Ok(Reply::Json(json!({
         "stored": stored,
