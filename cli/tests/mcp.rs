@@ -545,3 +545,31 @@ fn errors_say_what_went_wrong_and_what_to_send() {
     );
     assert!(server.close().success());
 }
+
+/// A forget command handed in through `remember` is reported in the reply, never hidden
+/// behind "nothing new became a memory": a fresh user's handed-in "Forget what I said about
+/// city." removed memories while the reply spoke of small talk.
+#[test]
+fn remember_reports_a_forget_command_its_words_acted_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut server, _) = McpServer::start(&data, &[]);
+    server.call_ok("remember", json!({"text": CELLO}));
+    let reply = server.call_ok(
+        "remember",
+        json!({"text": "Forget what I said about the cello."}),
+    );
+    let commands = reply["commands"].as_array().expect("the commands are listed");
+    assert_eq!(commands.len(), 1, "{reply:#}");
+    assert_eq!(commands[0]["kind"], "forget", "{reply:#}");
+    let summary = reply["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("forgot 1 memory about “the cello”"),
+        "the summary says what went: {summary}"
+    );
+    let left = memories(&mut server);
+    assert!(
+        left.iter().all(|m| !m["text"].as_str().unwrap().contains("cello")),
+        "{left:#?}"
+    );
+}
