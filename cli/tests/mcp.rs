@@ -559,7 +559,9 @@ fn remember_reports_a_forget_command_its_words_acted_on() {
         "remember",
         json!({"text": "Forget what I said about the cello."}),
     );
-    let commands = reply["commands"].as_array().expect("the commands are listed");
+    let commands = reply["commands"]
+        .as_array()
+        .expect("the commands are listed");
     assert_eq!(commands.len(), 1, "{reply:#}");
     assert_eq!(commands[0]["kind"], "forget", "{reply:#}");
     let summary = reply["summary"].as_str().unwrap();
@@ -569,7 +571,8 @@ fn remember_reports_a_forget_command_its_words_acted_on() {
     );
     let left = memories(&mut server);
     assert!(
-        left.iter().all(|m| !m["text"].as_str().unwrap().contains("cello")),
+        left.iter()
+            .all(|m| !m["text"].as_str().unwrap().contains("cello")),
         "{left:#?}"
     );
 }
