@@ -83,6 +83,8 @@ enum Command {
     Facts(commands::facts::Args),
     /// List the review queue, or confirm, reject or edit an entry.
     Review(commands::review::Args),
+    /// List the open items (commitments and their due times), or mark one done or open again.
+    Items(commands::items::Args),
     /// Serve the memory to an assistant over MCP (stdio): remember, recall, forget, list, status.
     Mcp(commands::mcp::Args),
 }
@@ -170,6 +172,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Profile(args) => commands::profile::run(&env, args),
         Command::Facts(args) => commands::facts::run(&env, args),
         Command::Review(args) => commands::review::run(&env, args),
+        Command::Items(args) => commands::items::run(&env, args),
         Command::Mcp(args) => commands::mcp::run(&env, args),
     }
 }

@@ -317,3 +317,55 @@ fn review_entries_show_their_quotes_and_can_be_edited_or_rejected_for_good() {
         "the edited value is the one the user confirmed; the other is history"
     );
 }
+
+/// `minne items` lists the open items and `minne items done ID` sets one done (issue 5: "done"
+/// is detected when the user reports it, or set by the user); the user's word holds through
+/// a later consolidation, and `reopen` undoes it.
+#[test]
+fn the_user_sets_an_open_item_done_and_it_stays_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    std::fs::write(
+        &file,
+        r#"{"sessions": [{"id": "s", "messages": [
+  {"role": "user", "text": "I'll send the proposal to Acme on Friday.", "timestamp": "2026-03-02T09:00:00+01:00"}
+]}]}"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("minne")
+            .unwrap()
+            .env("MINNE_DATA_DIR", &data)
+            .env_remove("MINNE_CONTEXT")
+            .args(args)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
+    };
+    run(&["import", "--format", "transcript", file.to_str().unwrap()]);
+    let open: serde_json::Value = serde_json::from_str(&run(&["items", "--json"])).unwrap();
+    let open = open.as_array().unwrap();
+    assert_eq!(open.len(), 1, "the promise is one open item: {open:?}");
+    let id = open[0]["id"].to_string();
+    assert!(run(&["items", "done", &id]).contains("is done"));
+    let after: serde_json::Value = serde_json::from_str(&run(&["items", "--json"])).unwrap();
+    assert_eq!(after, serde_json::json!([]), "no open item is left");
+    run(&["consolidate"]);
+    let all: serde_json::Value = serde_json::from_str(&run(&["items", "--all", "--json"])).unwrap();
+    assert_eq!(
+        all[0]["status"], "done",
+        "a consolidation keeps the user's word: {all}"
+    );
+    run(&["items", "reopen", &id]);
+    let again: serde_json::Value = serde_json::from_str(&run(&["items", "--json"])).unwrap();
+    assert_eq!(again.as_array().unwrap().len(), 1, "open again");
+    let missing = Command::cargo_bin("minne")
+        .unwrap()
+        .env("MINNE_DATA_DIR", &data)
+        .args(["items", "done", "9999"])
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&missing.get_output().stderr).to_string();
+    assert!(err.contains("minne items --all"), "{err}");
+}

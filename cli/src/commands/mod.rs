@@ -20,6 +20,7 @@ pub mod export;
 pub mod facts;
 pub mod forget;
 pub mod import;
+pub mod items;
 pub mod key;
 pub mod list;
 pub mod mcp;
