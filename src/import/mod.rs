@@ -184,16 +184,22 @@ pub struct ImportReport {
 /// report, so one runaway message cannot bloat the store or the embedder.
 pub const MAX_MESSAGE_BYTES: usize = 100_000;
 
-/// Cuts over-long messages and replaces control characters other than tab and line breaks
-/// (each run by one space, see [`without_controls`]).
+/// Whether import leaves `c` out of a message: a control character other than tab and the
+/// line breaks, or a bidirectional embedding, override or isolate (U+202A–U+202E,
+/// U+2066–U+2069), which lets stored text display as other words than it holds ("Trojan
+/// Source", CVE-2021-42574). Letters of right-to-left scripts need none of them.
+pub fn is_left_out(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Cuts over-long messages and replaces the characters of [`is_left_out`] (each run by one
+/// space, see [`without_controls`]).
 /// Returns (messages truncated, messages cleaned).
 pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
     let (mut truncated, mut cleaned) = (0, 0);
     for m in sessions.iter_mut().flat_map(|s| s.messages.iter_mut()) {
-        if m.text
-            .chars()
-            .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-        {
+        if m.text.chars().any(is_left_out) {
             m.text = without_controls(&m.text);
             cleaned += 1;
         }
@@ -217,7 +223,7 @@ fn without_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut pending = false;
     for c in text.chars() {
-        if c.is_control() && !matches!(c, '\n' | '\r' | '\t') {
+        if is_left_out(c) {
             pending = true;
             continue;
         }
@@ -415,6 +421,27 @@ mod tests {
                     .expect("a valid time"),
             }],
         }]
+    }
+
+    #[test]
+    fn bidirectional_overrides_are_left_out_and_right_to_left_letters_kept() {
+        // Finding: a U+202E (right-to-left override) was stored and printed raw by `minne
+        // list`, so "txt.exe" could show as "exe.txt". Hebrew letters need no override.
+        let mut s = one("invoice\u{202E}txt.exe and \u{2066}isolated\u{2069} שלום");
+        assert_eq!(sanitise(&mut s), (0, 1), "one message cleaned");
+        assert_eq!(s[0].messages[0].text, "invoice txt.exe and isolated שלום");
+        for c in [
+            '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2069}',
+        ] {
+            assert!(is_left_out(c), "U+{:04X} is left out", c as u32);
+        }
+        for c in ['\u{200D}', 'ש', 'å', '\n', '\t'] {
+            assert!(
+                !is_left_out(c),
+                "U+{:04X} stays (emoji joiner, letters, line breaks)",
+                c as u32
+            );
+        }
     }
 
     #[test]

@@ -216,11 +216,11 @@ pub struct ContextArgs {
 
 /// Stores one message (source `mcp`), captures it at once and returns its episodes.
 pub fn remember(s: &mut State, args: RememberArgs) -> anyhow::Result<Reply> {
-    // The same rule the engine applies to imports: control characters other than tab and
-    // line breaks are dropped. Done here so the buffered copy matches the stored words, which
+    // The characters the engine leaves out of imports (`minne::import::is_left_out`: control
+    // characters other than tab and line breaks, bidirectional overrides) are dropped. Done here so the buffered copy matches the stored words, which
     // the tombstone check of a later hand-in compares against.
     let mut text = args.text;
-    text.retain(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'));
+    text.retain(|c| !minne::import::is_left_out(c));
     if text.trim().is_empty() {
         bail!("`text` is empty: give the words to remember");
     }
