@@ -1019,3 +1019,22 @@ fn forgetting_one_memory_rewrites_a_json_export_without_it_and_keeps_the_rest() 
     assert_eq!(receipt["exports_rewritten"], 1, "{receipt}");
     assert!(!std::fs::read_to_string(&out).unwrap().contains("cello"));
 }
+
+/// An empty topic is refused in the forget's own words, not recall's ("the recall query is
+/// empty"), and nothing goes.
+#[test]
+fn an_empty_forget_topic_says_what_to_give() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(&data, dir.path(), TRANSCRIPT);
+    let out = minne(&data)
+        .args(["forget", "--topic", "  ", "--yes"])
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("--topic is empty"), "{err}");
+    assert!(
+        row_count(&data.join("personal.sqlite"), "episodes") > 0,
+        "nothing was forgotten"
+    );
+}

@@ -58,6 +58,12 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     } else if let Some(d) = &args.last {
         ForgetScope::Last(parse_duration(d)?)
     } else if let Some(query) = &args.topic {
+        if query.trim().is_empty() {
+            bail!(
+                "--topic is empty: say what the memories are about, like --topic \"my ex\" \
+                 (nothing was forgotten)"
+            );
+        }
         ForgetScope::Topic {
             query: query.clone(),
         }
