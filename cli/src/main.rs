@@ -11,6 +11,7 @@ mod duration;
 mod lazy;
 mod output;
 mod progress;
+mod time;
 
 /// Minne: a local-first long-term memory for your AI assistant.
 #[derive(Debug, Parser)]

@@ -1,12 +1,13 @@
 use std::io::{BufRead, IsTerminal, Write};
 
-use anyhow::{Context as _, bail};
-use chrono::{DateTime, Utc};
+use anyhow::{anyhow, bail};
+use chrono::Utc;
 use minne::forget::{ForgetReceipt, ForgetScope};
 use minne::model::{EpisodeId, SessionId};
 
 use super::Env;
 use crate::output::plural;
+use crate::time::{Edge, parse_time};
 
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("scope").required(true).args(["id", "session", "last", "from", "topic", "all_in_context", "everything"])))]
@@ -21,11 +22,13 @@ pub struct Args {
     /// Everything written in the last DURATION: `30m`, `1h`, `2d`.
     #[arg(long, value_name = "DURATION")]
     last: Option<String>,
-    /// Everything written from this time (RFC 3339, like 2026-03-02T09:00:00+01:00) up to
-    /// --to, or up to now when --to is not given.
+    /// Everything written from this time up to --to, or up to now when --to is not given: a
+    /// date (2026-03-02: from the start of that day), a time (2026-03-02T09:00), both in
+    /// your local time zone, or RFC 3339 with its offset (2026-03-02T09:00:00+01:00).
     #[arg(long, value_name = "TIME")]
     from: Option<String>,
-    /// End of the --from range, not included (RFC 3339); must be later than --from.
+    /// End of the --from range, not included, in the same forms; a date means up to the end
+    /// of that day (`--from 2026-03-02 --to 2026-03-02` is that whole day).
     #[arg(long, requires = "from", value_name = "TIME")]
     to: Option<String>,
     /// Every memory about a topic, as recall finds it ("my ex", "the surprise party"): the
@@ -68,9 +71,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             query: query.clone(),
         }
     } else if let Some(from) = &args.from {
-        let from = parse_time(from)?;
+        let from = parse_time(from, Edge::Start).map_err(|e| anyhow!("--from: {e}"))?;
         let to = match &args.to {
-            Some(to) => parse_time(to)?,
+            Some(to) => parse_time(to, Edge::End).map_err(|e| anyhow!("--to: {e}"))?,
             None => Utc::now(),
         };
         if from >= to {
@@ -484,10 +487,4 @@ fn confirm(question: &str, what: &str) -> anyhow::Result<bool> {
 /// count is an error that names the most, never a panic.
 pub(crate) fn parse_duration(s: &str) -> anyhow::Result<chrono::Duration> {
     crate::duration::parse_window(s)
-}
-
-fn parse_time(s: &str) -> anyhow::Result<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(s.trim())
-        .map(|t| t.to_utc())
-        .with_context(|| format!("`{s}` is not an RFC 3339 time like 2026-03-02T09:00:00+01:00"))
 }

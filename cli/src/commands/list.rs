@@ -1,8 +1,8 @@
-use anyhow::{Context as _, bail};
-use chrono::{DateTime, Utc};
+use anyhow::{anyhow, bail};
 
 use super::Env;
 use crate::output;
+use crate::time::{Edge, parse_time};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -12,11 +12,14 @@ pub struct Args {
     /// Skip this many (newest first).
     #[arg(long, default_value_t = 0)]
     offset: usize,
-    /// List what was said from this time on instead (RFC 3339, like
-    /// 2025-03-20T14:00:00+01:00): each message with its episodes, oldest first. Needs --to.
+    /// List what was said from this time on instead: each message with its episodes, oldest
+    /// first. Needs --to. A date (2025-03-20: from the start of that day), a time
+    /// (2025-03-20T14:00), both in your local time zone, or RFC 3339 with its offset
+    /// (2025-03-20T14:00:00+01:00), as `forget --from` takes them.
     #[arg(long, requires = "to", value_name = "TIME")]
     from: Option<String>,
-    /// End of the window, not included (RFC 3339). Needs --from.
+    /// End of the window, not included, in the same forms; a date means up to the end of
+    /// that day. Needs --from.
     #[arg(long, requires = "from", value_name = "TIME")]
     to: Option<String>,
     /// Print as JSON.
@@ -27,7 +30,8 @@ pub struct Args {
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let engine = env.open()?;
     if let (Some(from), Some(to)) = (&args.from, &args.to) {
-        let (from, to) = (parse_time(from)?, parse_time(to)?);
+        let from = parse_time(from, Edge::Start).map_err(|e| anyhow!("--from: {e}"))?;
+        let to = parse_time(to, Edge::End).map_err(|e| anyhow!("--to: {e}"))?;
         if to <= from {
             bail!("--to must be after --from");
         }
@@ -85,10 +89,4 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         println!("{}", output::episode_line(e));
     }
     Ok(())
-}
-
-fn parse_time(s: &str) -> anyhow::Result<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(s.trim())
-        .map(|t| t.to_utc())
-        .with_context(|| format!("`{s}` is not an RFC 3339 time like 2025-03-20T14:00:00+01:00"))
 }
