@@ -52,6 +52,19 @@ use crate::recall::prompt;
 /// Session summaries read before the budget is applied.
 const SUMMARIES_READ: usize = 20;
 
+/// The budget a front end uses when none is given, in estimated tokens: the CLI's
+/// `minne context --session-start` and the MCP tool `context` share it.
+pub const BUDGET_DEFAULT: u32 = 500;
+
+/// The smallest budget a front end takes, in estimated tokens: the header and a short line
+/// or two of each part need about 50; less shows nothing useful. The CLI and the MCP tool
+/// refuse a smaller one; [`Engine::session_start`] itself takes any budget.
+pub const BUDGET_MIN: u32 = 50;
+
+/// The largest budget a front end takes, in estimated tokens: 20 session summaries at the
+/// 600-character quote limit, with a large profile, stay below it.
+pub const BUDGET_MAX: u32 = 10_000;
+
 /// The block's first line.
 pub const HEADER: &str = "What you know about the user at the start of this session:";
 

@@ -1,5 +1,6 @@
 //! What a fresh-user tester found in the command line's arguments, on the real binary and
-//! real files: `forget --from/--to` took only full RFC 3339 times.
+//! real files: `forget --from/--to` took only full RFC 3339 times; `context --budget 1` was
+//! taken where the MCP tool `context` refuses anything outside 50 to 10,000.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use std::path::Path;
@@ -137,4 +138,40 @@ fn forget_from_with_a_time_it_cannot_read_names_the_forms_and_forgets_nothing() 
     // Nothing went: all three messages are still there.
     let all = forget_json(&data, &["--from", "2026-01-01"]);
     assert_eq!(all["messages"], 3, "{all}");
+}
+
+#[test]
+fn context_budget_takes_what_the_mcp_tool_takes_and_names_the_range_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = imported(dir.path());
+    // The MCP tool `context` documents 50 to 10,000 estimated tokens (README, `minne mcp`'s
+    // tool table) and refuses 10 and 20,000 (tests/mcp_context.rs): the CLI takes the same.
+    for inside in ["50", "500", "10000"] {
+        minne(&data)
+            .args(["context", "--session-start", "--budget", inside])
+            .assert()
+            .success();
+    }
+    for outside in ["0", "1", "49", "10001"] {
+        let out = minne(&data)
+            .args(["context", "--session-start", "--budget", outside])
+            .assert()
+            .failure()
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8_lossy(&out);
+        assert!(
+            err.contains("50..=10000"),
+            "--budget {outside} is outside the tool's range and the refusal says the range: {err}"
+        );
+    }
+    assert_eq!(
+        (
+            minne::session_start::BUDGET_MIN,
+            minne::session_start::BUDGET_MAX
+        ),
+        (50, 10_000),
+        "the one bound both front ends read"
+    );
 }

@@ -4,6 +4,8 @@
 //! token budget. The MCP tool `context` gives the same block. Not to be confused with
 //! `minne contexts`, which lists the contexts.
 
+use minne::session_start::{BUDGET_DEFAULT, BUDGET_MAX, BUDGET_MIN};
+
 use super::Env;
 
 #[derive(Debug, clap::Args)]
@@ -12,8 +14,14 @@ pub struct Args {
     /// added beside it).
     #[arg(long, required = true)]
     session_start: bool,
-    /// The most estimated tokens (characters / 4, rounded up) the block may take.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+    /// The most estimated tokens (characters / 4, rounded up) the block may take: 50 to
+    /// 10,000, as the MCP tool `context` takes (minne::session_start::BUDGET_MIN and
+    /// BUDGET_MAX).
+    #[arg(
+        long,
+        default_value_t = BUDGET_DEFAULT,
+        value_parser = clap::value_parser!(u32).range(i64::from(BUDGET_MIN)..=i64::from(BUDGET_MAX))
+    )]
     budget: u32,
     /// Print as JSON: budget_tokens, used_tokens, parts (kind, label, items, omitted),
     /// omitted, text.

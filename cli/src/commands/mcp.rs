@@ -11,7 +11,7 @@
 //! | `forget` | one of `id`, `session`, `last` (`30m`, `1h`, `2d`); `confirm?` | forgets with a receipt; `session` or `last` needs `confirm: true`, else returns a preview |
 //! | `list` | `limit?` (1..=200, default 20), `cursor?` | recent episodes, newest first; refused when `paused` |
 //! | `status` | none | context, mode, counts and the latest capture jobs |
-//! | `context` | `budget?` (50..=10000 estimated tokens, default 500) | `minne context --session-start`: the session-start block as text, and as JSON in the structured content; refused when `paused` |
+//! | `context` | `budget?` (50..=10000 estimated tokens, default 500: `minne::session_start::BUDGET_*`, which `minne context --budget` takes too) | `minne context --session-start`: the session-start block as text, and as JSON in the structured content; refused when `paused` |
 //!
 //! Requests are handled one at a time in the order received (transport.rs), so a pipelining
 //! client sees each request take effect before the next. A key rotated while the server runs

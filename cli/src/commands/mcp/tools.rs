@@ -12,6 +12,8 @@ use minne::import::{MAX_MESSAGE_BYTES, NewMessage, NewSession};
 use minne::mode::Mode;
 use minne::model::{ActKind, EpisodeId, Role, SessionId};
 use minne::recall::{DEFAULT_K, RecallQuery, default_threshold_for, prompt};
+// `context`'s budgets: the engine's, so `minne context --session-start` takes the same.
+use minne::session_start::{BUDGET_DEFAULT, BUDGET_MAX, BUDGET_MIN};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -32,14 +34,6 @@ const PREVIEW_ITEMS: usize = 20;
 const MAX_SESSION_ID: usize = 200;
 /// Episodes read per page when looking for a message's or a scope's episodes.
 const PAGE: usize = 200;
-/// `context`'s default budget in estimated tokens, as `minne context --session-start`'s.
-pub const CONTEXT_BUDGET_DEFAULT: u32 = 500;
-/// `context`'s smallest budget: the header and a short line or two of each part need about
-/// 50 estimated tokens; less shows nothing useful.
-pub const CONTEXT_BUDGET_MIN: u32 = 50;
-/// `context`'s largest budget: 20 session summaries at the 600-character quote limit, with
-/// a large profile, stay below it.
-pub const CONTEXT_BUDGET_MAX: u32 = 10_000;
 
 /// What a tool returns: JSON (also given as structured content), plain text, or text for
 /// the assistant to read with the same thing as JSON in the structured content.
@@ -210,7 +204,7 @@ pub struct ListArgs {
 pub struct ContextArgs {
     /// The most estimated tokens (characters / 4, rounded up) the block may take, 50 to
     /// 10,000 (default 500).
-    #[schemars(range(min = 50, max = 10000))]
+    #[schemars(range(min = BUDGET_MIN, max = BUDGET_MAX))]
     pub budget: Option<u32>,
 }
 
@@ -574,11 +568,11 @@ fn session_id(engine: &Engine, session: &str) -> anyhow::Result<(SessionId, Stri
 /// used tokens, parts with their lines and what was left out) in the structured content.
 /// The engine refuses it when the context is paused, as it refuses recall.
 pub fn context(s: &mut State, args: ContextArgs) -> anyhow::Result<Reply> {
-    let budget = args.budget.unwrap_or(CONTEXT_BUDGET_DEFAULT);
-    if !(CONTEXT_BUDGET_MIN..=CONTEXT_BUDGET_MAX).contains(&budget) {
+    let budget = args.budget.unwrap_or(BUDGET_DEFAULT);
+    if !(BUDGET_MIN..=BUDGET_MAX).contains(&budget) {
         bail!(
-            "`budget` must be {CONTEXT_BUDGET_MIN} to {CONTEXT_BUDGET_MAX} estimated tokens \
-             (characters / 4), got {budget}; leave it out for {CONTEXT_BUDGET_DEFAULT}"
+            "`budget` must be {BUDGET_MIN} to {BUDGET_MAX} estimated tokens \
+             (characters / 4), got {budget}; leave it out for {BUDGET_DEFAULT}"
         );
     }
     let block = s.engine.session_start(budget as usize)?;
