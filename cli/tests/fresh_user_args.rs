@@ -1,6 +1,7 @@
 //! What a fresh-user tester found in the command line's arguments, on the real binary and
 //! real files: `forget --from/--to` took only full RFC 3339 times; `context --budget 1` was
-//! taken where the MCP tool `context` refuses anything outside 50 to 10,000.
+//! taken where the MCP tool `context` refuses anything outside 50 to 10,000; `forget
+//! --everything` with a mistyped `--data-dir` created that dir.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly, by design
 
 use std::path::Path;
@@ -174,4 +175,45 @@ fn context_budget_takes_what_the_mcp_tool_takes_and_names_the_range_otherwise() 
         (50, 10_000),
         "the one bound both front ends read"
     );
+}
+
+#[test]
+fn forget_everything_with_a_mistyped_data_dir_creates_nothing_and_says_what_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    // Real data sits in `data`; the user typed `dta`, which does not exist.
+    let data = imported(dir.path());
+    let typo = dir.path().join("dta");
+    let typo_keys = dir.path().join("dta.keys");
+    // With --yes it forgot "everything" in two new, empty contexts; without it, it said
+    // "no context holds anything"; both made the dir and a key folder beside it.
+    for flags in [
+        &["--everything", "--yes"][..],
+        &["--everything"],
+        &["--everything", "--json"],
+    ] {
+        let out = minne(&data)
+            .arg("--data-dir")
+            .arg(&typo)
+            .arg("forget")
+            .args(flags)
+            .assert()
+            .failure()
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8_lossy(&out);
+        assert!(
+            err.contains("no Minne data at") && err.contains("--data-dir"),
+            "forget {flags:?}: a data dir holding no Minne data is named as the likely typo: {err}"
+        );
+        // Nothing may be made: neither the dir, its contexts nor a key folder beside it.
+        assert!(
+            !typo.exists() && !typo_keys.exists(),
+            "forget {flags:?} created {} or its keys",
+            typo.display()
+        );
+    }
+    // And the real data was not touched.
+    let all = forget_json(&data, &["--from", "2026-01-01"]);
+    assert_eq!(all["messages"], 3, "{all}");
 }

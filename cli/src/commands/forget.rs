@@ -89,6 +89,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         ForgetScope::Context
     };
     let contexts = if args.everything {
+        // Listing the contexts creates the built-in ones: a mistyped --data-dir is refused
+        // first (`Error::NoData`), not made into an empty store with nothing to forget.
+        env.require_data()?;
         minne::context::list_contexts_with(&env.settings.data_dir, &env.settings.keys)?
             .into_iter()
             .map(|c| c.name)
