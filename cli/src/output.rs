@@ -1,5 +1,6 @@
 //! How episodes and recall hits look on a terminal and in `--json`.
 
+use chrono::{DateTime, Utc};
 use minne::episodes::EpisodeView;
 use minne::recall::RecallHit;
 use serde_json::{Value, json};
@@ -104,6 +105,23 @@ pub fn plural<N: std::fmt::Display>(n: N, one: &str, many: &str) -> String {
     format!("{n} {noun}")
 }
 
+/// An open item's due time on its line in `minne items` and `minne profile`: ` due
+/// 2026-03-06 23:59` in the writer's offset, then ` (overdue)` while the item is still open
+/// and its due time is before `now` (as the session-start block marks it); empty when the
+/// words named no time.
+pub fn due_words(item: &minne::consolidate::OpenItem, now: DateTime<Utc>) -> String {
+    item.due_start
+        .map(|d| {
+            let overdue = if item.status == "open" && d.to_utc() < now {
+                " (overdue)"
+            } else {
+                ""
+            };
+            format!(" due {}{overdue}", d.format("%Y-%m-%d %H:%M"))
+        })
+        .unwrap_or_default()
+}
+
 /// How many applied commands the text output of an import or a capture lists one by one.
 pub const COMMANDS_SHOWN: usize = 5;
 
@@ -129,7 +147,54 @@ pub fn commands_applied(commands: &[minne::consolidate::AppliedCommand]) -> Vec<
 
 #[cfg(test)]
 mod tests {
-    use super::plural;
+    #![allow(clippy::unwrap_used)]
+    use super::{due_words, plural};
+    use chrono::{DateTime, FixedOffset, TimeZone, Utc};
+    use minne::consolidate::OpenItem;
+    use minne::model::EpisodeId;
+
+    fn item(status: &str, due: Option<DateTime<FixedOffset>>) -> OpenItem {
+        OpenItem {
+            id: 7,
+            episode_id: EpisodeId(3),
+            actor: "user".to_string(),
+            text: "I'll send the report by Friday".to_string(),
+            due_start: due,
+            due_end: None,
+            status: status.to_string(),
+        }
+    }
+
+    #[test]
+    fn due_words_show_the_writers_time_and_overdue_only_while_open() {
+        // Friday 6 March 2026 23:59:59 at +01:00 is 22:59:59 UTC; it shows as the writer
+        // wrote it, 23:59, whatever zone `now` is in.
+        let due = FixedOffset::east_opt(3600)
+            .unwrap()
+            .with_ymd_and_hms(2026, 3, 6, 23, 59, 59)
+            .unwrap();
+        let before = Utc.with_ymd_and_hms(2026, 3, 6, 22, 0, 0).unwrap();
+        let after = Utc.with_ymd_and_hms(2026, 3, 6, 23, 0, 1).unwrap();
+        assert_eq!(
+            due_words(&item("open", Some(due)), before),
+            " due 2026-03-06 23:59"
+        );
+        assert_eq!(
+            due_words(&item("open", Some(due)), after),
+            " due 2026-03-06 23:59 (overdue)",
+            "an hour past 22:59:59 UTC an open item is overdue"
+        );
+        assert_eq!(
+            due_words(&item("done", Some(due)), after),
+            " due 2026-03-06 23:59",
+            "a done item is never overdue"
+        );
+        assert_eq!(
+            due_words(&item("open", None), after),
+            "",
+            "no time named, none shown"
+        );
+    }
 
     #[test]
     fn plural_agrees_with_the_count() {

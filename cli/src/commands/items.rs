@@ -67,20 +67,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     let now = Utc::now();
     for o in &items {
-        let due = o
-            .due_start
-            .map(|d| {
-                let overdue = if o.status == "open" && d.to_utc() < now {
-                    " (overdue)"
-                } else {
-                    ""
-                };
-                format!(" due {}{overdue}", d.format("%Y-%m-%d %H:%M"))
-            })
-            .unwrap_or_default();
         println!(
             "#{:<5} {:<4} {}: \"{}\"{}",
-            o.id, o.status, o.actor, o.text, due
+            o.id,
+            o.status,
+            o.actor,
+            o.text,
+            crate::output::due_words(o, now)
         );
     }
     Ok(())

@@ -39,15 +39,14 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     }
     let now = chrono::Utc::now();
     for o in &profile.open_items {
-        // Overdue: due before now, as the session-start block marks it.
-        let due = o
-            .due_start
-            .map(|d| {
-                let overdue = if d.to_utc() < now { " (overdue)" } else { "" };
-                format!(" due {}{overdue}", d.format("%Y-%m-%d %H:%M"))
-            })
-            .unwrap_or_default();
-        println!("open item #{:<5} {}: \"{}\"{}", o.id, o.actor, o.text, due);
+        // The profile lists open items only, so each past its due time is overdue.
+        println!(
+            "open item #{:<5} {}: \"{}\"{}",
+            o.id,
+            o.actor,
+            o.text,
+            crate::output::due_words(o, now)
+        );
     }
     Ok(())
 }
