@@ -80,92 +80,16 @@ impl Engine {
             .store
             .conn_mut()
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let found: Option<(String, i64, i64, i64)> = tx
-            .query_row(
-                "SELECT text, message_id, span_start, span_end FROM episodes WHERE id = ?1",
-                [id.0],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
-        let (old_text, message_id, start, end) = found.ok_or(Error::NotFound {
-            kind: "episode",
-            id: id.0,
-        })?;
-        if old_text == new_text {
+        let Some(messages_redacted) = rewrite_episode(&tx, id, new_text, &secret, at)? else {
             return Ok(EditReceipt {
                 episode: id,
-                text: old_text,
+                text: new_text.to_string(),
                 edited_at: at,
                 messages_redacted: 0,
                 facts_dropped: 0,
                 changed: false,
             });
-        }
-        // Every source quote: the episode's own, then its restatements'.
-        let mut quotes: Vec<(i64, i64, i64)> = vec![(message_id, start, end)];
-        {
-            let mut stmt = tx.prepare(
-                "SELECT message_id, span_start, span_end FROM episode_mentions WHERE episode_id = ?1",
-            )?;
-            let rows = stmt.query_map([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            for row in rows {
-                quotes.push(row?);
-            }
-        }
-        let mut messages_redacted = 0;
-        for (message, start, end) in quotes {
-            let (text, sent_at): (String, String) = tx.query_row(
-                "SELECT text, sent_at FROM messages WHERE id = ?1",
-                [message],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
-            if text.get(start as usize..end as usize) == Some(new_text) {
-                continue; // this quote already reads the new words
-            }
-            tx.execute(
-                "INSERT OR IGNORE INTO tombstones (hash, created_at) VALUES (?1, ?2)",
-                params![
-                    tombstone_hash(&secret, &text, parse_utc(&sent_at)?),
-                    fmt_utc(at)
-                ],
-            )?;
-            cut_span(&tx, message, start as usize, end as usize, new_text)?;
-            messages_redacted += 1;
-        }
-        // The episode's own spans now cover the new words.
-        tx.execute(
-            "UPDATE episodes SET span_end = span_start + ?2 WHERE id = ?1",
-            params![id.0, new_text.len() as i64],
-        )?;
-        tx.execute(
-            "UPDATE episode_mentions SET span_end = span_start + ?2 WHERE episode_id = ?1",
-            params![id.0, new_text.len() as i64],
-        )?;
-        tx.execute(
-            "UPDATE episodes SET text = ?2, edited_at = ?3 WHERE id = ?1",
-            params![id.0, new_text, fmt_utc(at)],
-        )?;
-        rederive(&tx, id, message_id, new_text)?;
-        tx.execute("DELETE FROM embeddings WHERE episode_id = ?1", [id.0])?;
-        // What consolidation built from the old words goes; it is rebuilt from the new ones.
-        tx.execute("DELETE FROM fact_sources WHERE episode_id = ?1", [id.0])?;
-        tx.execute(
-            "DELETE FROM procedure_sources WHERE episode_id = ?1",
-            [id.0],
-        )?;
-        tx.execute(
-            "DELETE FROM consolidated_episodes WHERE episode_id = ?1",
-            [id.0],
-        )?;
-        tx.execute(
-            "DELETE FROM session_summaries WHERE instr(episode_ids, ',' || ?1 || ',') > 0",
-            [id.0],
-        )?;
-        tx.execute(
-            "DELETE FROM procedures WHERE NOT EXISTS
-               (SELECT 1 FROM procedure_sources s WHERE s.procedure_id = procedures.id)",
-            [],
-        )?;
+        };
         let facts_dropped = crate::consolidate::drop_unsupported_facts(&tx)?;
         tx.commit()?;
         self.embed_pending(&mut |_| {})?;
@@ -199,6 +123,100 @@ impl Engine {
         })?;
         stamp.as_deref().map(parse_utc).transpose()
     }
+}
+
+/// Replaces the words of episode `id` with `new_text` inside `tx`, as [`Engine::edit_episode`]
+/// does (module docs), up to but not including dropping unsupported facts, re-embedding and
+/// consolidating, which the caller does after. Returns the number of source messages whose
+/// quote was replaced, or `None` when the episode already reads `new_text` (nothing changed).
+/// Errors: [`Error::NotFound`] for an unknown episode.
+pub(crate) fn rewrite_episode(
+    tx: &rusqlite::Transaction<'_>,
+    id: EpisodeId,
+    new_text: &str,
+    secret: &[u8],
+    at: DateTime<Utc>,
+) -> Result<Option<usize>> {
+    let found: Option<(String, i64, i64, i64)> = tx
+        .query_row(
+            "SELECT text, message_id, span_start, span_end FROM episodes WHERE id = ?1",
+            [id.0],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?;
+    let (old_text, message_id, start, end) = found.ok_or(Error::NotFound {
+        kind: "episode",
+        id: id.0,
+    })?;
+    if old_text == new_text {
+        return Ok(None);
+    }
+    // Every source quote: the episode's own, then its restatements'.
+    let mut quotes: Vec<(i64, i64, i64)> = vec![(message_id, start, end)];
+    {
+        let mut stmt = tx.prepare(
+            "SELECT message_id, span_start, span_end FROM episode_mentions WHERE episode_id = ?1",
+        )?;
+        let rows = stmt.query_map([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        for row in rows {
+            quotes.push(row?);
+        }
+    }
+    let mut messages_redacted = 0;
+    for (message, start, end) in quotes {
+        let (text, sent_at): (String, String) = tx.query_row(
+            "SELECT text, sent_at FROM messages WHERE id = ?1",
+            [message],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if text.get(start as usize..end as usize) == Some(new_text) {
+            continue; // this quote already reads the new words
+        }
+        tx.execute(
+            "INSERT OR IGNORE INTO tombstones (hash, created_at) VALUES (?1, ?2)",
+            params![
+                tombstone_hash(secret, &text, parse_utc(&sent_at)?),
+                fmt_utc(at)
+            ],
+        )?;
+        cut_span(tx, message, start as usize, end as usize, new_text)?;
+        messages_redacted += 1;
+    }
+    // The episode's own spans now cover the new words.
+    tx.execute(
+        "UPDATE episodes SET span_end = span_start + ?2 WHERE id = ?1",
+        params![id.0, new_text.len() as i64],
+    )?;
+    tx.execute(
+        "UPDATE episode_mentions SET span_end = span_start + ?2 WHERE episode_id = ?1",
+        params![id.0, new_text.len() as i64],
+    )?;
+    tx.execute(
+        "UPDATE episodes SET text = ?2, edited_at = ?3 WHERE id = ?1",
+        params![id.0, new_text, fmt_utc(at)],
+    )?;
+    rederive(tx, id, message_id, new_text)?;
+    tx.execute("DELETE FROM embeddings WHERE episode_id = ?1", [id.0])?;
+    // What consolidation built from the old words goes; it is rebuilt from the new ones.
+    tx.execute("DELETE FROM fact_sources WHERE episode_id = ?1", [id.0])?;
+    tx.execute(
+        "DELETE FROM procedure_sources WHERE episode_id = ?1",
+        [id.0],
+    )?;
+    tx.execute(
+        "DELETE FROM consolidated_episodes WHERE episode_id = ?1",
+        [id.0],
+    )?;
+    tx.execute(
+        "DELETE FROM session_summaries WHERE instr(episode_ids, ',' || ?1 || ',') > 0",
+        [id.0],
+    )?;
+    tx.execute(
+        "DELETE FROM procedures WHERE NOT EXISTS
+               (SELECT 1 FROM procedure_sources s WHERE s.procedure_id = procedures.id)",
+        [],
+    )?;
+    Ok(Some(messages_redacted))
 }
 
 /// Derives again what capture derives from an episode's words, from `new_text` read at its

@@ -18,6 +18,8 @@ use crate::import::transcript::hex;
 use crate::model::{EpisodeId, SessionId};
 use crate::store::{fmt_utc, parse_utc};
 
+mod clauses;
+
 /// What to forget.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ForgetScope {
@@ -71,6 +73,15 @@ pub struct ForgetReceipt {
     pub messages_redacted: usize,
     /// Episodes removed.
     pub episodes: usize,
+    /// Episodes of a topic forget that were also about something else: their clauses about
+    /// the topic were cut out (from the episode and its source message) and the rest stays,
+    /// with a new vector ("forget coriander" keeps "I love sailing" of "I love sailing, and
+    /// I hate coriander"). Not counted in `episodes`.
+    pub episodes_trimmed: usize,
+    /// Sentences of the assistant's later replies in the same conversation that repeated
+    /// forgotten words (its echo, "Noted, you hate coriander"), cut out of their message or
+    /// removed with it.
+    pub echoes: usize,
     /// Embedding vectors removed.
     pub embeddings: usize,
     /// Participant rows removed.
@@ -337,12 +348,22 @@ impl Engine {
                 ids.push(*id);
             }
         }
-        self.forget_resolved(
+        let mut receipt = self.forget_resolved(
             &ForgetScope::Topic {
                 query: query.to_string(),
             },
             &ids,
-        )
+        )?;
+        // What a trimmed memory's other clauses support (a preference, a fact) was dropped
+        // with its old words; consolidation builds it again from what is left.
+        if receipt.episodes_trimmed > 0
+            && let Err(e) = self.consolidate()
+        {
+            receipt.not_reached.push(format!(
+                "rebuilding facts from the memories kept in part ({e}); `minne consolidate` retries"
+            ));
+        }
+        Ok(receipt)
     }
 
     /// Forgets the episodes in `topic` (a resolved [`ForgetScope::Topic`]) and, for the other
@@ -380,10 +401,23 @@ impl Engine {
                 }
                 forget_messages(&tx, &filter, &args, &secret, &mut receipt)?;
             }
-            ForgetScope::Topic { .. } => {
+            ForgetScope::Topic { query } => {
                 let (mut from, mut to) = (None, None);
                 for id in topic {
-                    forget_episode(&tx, *id, &secret, &mut receipt)?;
+                    let text: Option<String> = tx
+                        .query_row("SELECT text FROM episodes WHERE id = ?1", [id.0], |r| {
+                            r.get(0)
+                        })
+                        .optional()?;
+                    // Already gone with an earlier one (a restatement, an echo).
+                    let Some(text) = text else { continue };
+                    match clauses::without_topic(&text, query) {
+                        Some((kept, gone)) => {
+                            let gone: Vec<&str> = gone.iter().map(|r| &text[r.clone()]).collect();
+                            trim_episode(&tx, *id, &kept, &gone.join(" "), &secret, &mut receipt)?
+                        }
+                        None => forget_episode(&tx, *id, &secret, &mut receipt)?,
+                    }
                     from = from.min(receipt.from).or(from).or(receipt.from);
                     to = to.max(receipt.to);
                 }
@@ -684,19 +718,78 @@ fn forget_episode(
     secret: &[u8],
     receipt: &mut ForgetReceipt,
 ) -> Result<()> {
-    let found: Option<(i64, i64, i64, String, String)> = tx
+    let found: Option<(i64, i64, i64, String, String, Said)> = tx
         .query_row(
-            "SELECT e.message_id, e.span_start, e.span_end, m.text, m.sent_at FROM episodes e
+            "SELECT e.message_id, e.span_start, e.span_end, m.text, m.sent_at,
+                    m.role, m.session_id, m.seq, e.text FROM episodes e
              JOIN messages m ON m.id = e.message_id WHERE e.id = ?1",
             [id.0],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            |r| {
+                let said = Said {
+                    by_user: r.get::<_, String>(5)? == "user",
+                    session_id: r.get(6)?,
+                    seq: r.get(7)?,
+                    words: r.get(8)?,
+                };
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, said))
+            },
         )
         .optional()?;
-    let (message_id, start, end, text, sent_at) = found.ok_or(Error::NotFound {
+    let (message_id, start, end, text, sent_at, said) = found.ok_or(Error::NotFound {
         kind: "episode",
         id: id.0,
     })?;
-    let sent_at = parse_utc(&sent_at)?;
+    let quote = Quote {
+        message_id,
+        start: start as usize,
+        end: end as usize,
+        text,
+        sent_at: parse_utc(&sent_at)?,
+    };
+    forget_the_episode(tx, id, &quote, secret, receipt)?;
+    if said.by_user {
+        forget_echoes(tx, &said, secret, receipt)?;
+    }
+    Ok(())
+}
+
+/// Where a forgotten memory was said, and its words: what [`forget_echoes`] looks for.
+struct Said {
+    /// Whether the user said it (only the user's words are echoed back).
+    by_user: bool,
+    session_id: i64,
+    /// The message's position in its session.
+    seq: i64,
+    /// The forgotten words.
+    words: String,
+}
+
+/// An episode's quote: its source message, the byte range in it, the message's whole text
+/// and time (UTC).
+struct Quote {
+    message_id: i64,
+    start: usize,
+    end: usize,
+    text: String,
+    sent_at: DateTime<Utc>,
+}
+
+/// Forgets episode `id` and its restatements; its message goes whole when nothing else rests
+/// on it, otherwise the quote is cut out of it.
+fn forget_the_episode(
+    tx: &Transaction<'_>,
+    id: EpisodeId,
+    quote: &Quote,
+    secret: &[u8],
+    receipt: &mut ForgetReceipt,
+) -> Result<()> {
+    let Quote {
+        message_id,
+        start,
+        end,
+        ref text,
+        sent_at,
+    } = *quote;
     (receipt.from, receipt.to) = (Some(sent_at), Some(sent_at));
     forget_restatements(tx, id, secret, receipt)?;
     let others: i64 = tx.query_row(
@@ -721,9 +814,117 @@ fn forget_episode(
     // Cut the words out of the message the other episodes still rest on, and move their
     // spans by the change in length. The message can no longer be matched by its old content,
     // so a tombstone of the original keeps a re-import from restoring it.
-    receipt.tombstones += write_tombstone(tx, secret, &text, sent_at, receipt.at)?;
-    crate::capture::restate::cut_span(tx, message_id, start as usize, end as usize, REDACTED)?;
+    receipt.tombstones += write_tombstone(tx, secret, text, sent_at, receipt.at)?;
+    crate::capture::restate::cut_span(tx, message_id, start, end, REDACTED)?;
     receipt.messages_redacted += 1;
+    Ok(())
+}
+
+/// Cuts the clauses about a topic (`gone`, their words) out of episode `id`, leaving `kept`
+/// ([`clauses::without_topic`]): the episode is rewritten as an edit rewrites it
+/// ([`crate::edit::rewrite_episode`]: its source message reads the kept words, a tombstone
+/// keeps the original from a re-import, its vector is recomputed after the commit), and the
+/// assistant's echoes of the gone words go ([`forget_echoes`]).
+fn trim_episode(
+    tx: &Transaction<'_>,
+    id: EpisodeId,
+    kept: &str,
+    gone: &str,
+    secret: &[u8],
+    receipt: &mut ForgetReceipt,
+) -> Result<()> {
+    let (sent_at, role, session_id, seq): (String, String, i64, i64) = tx.query_row(
+        "SELECT m.sent_at, m.role, m.session_id, m.seq FROM episodes e
+         JOIN messages m ON m.id = e.message_id WHERE e.id = ?1",
+        [id.0],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )?;
+    let sent_at = Some(parse_utc(&sent_at)?);
+    (receipt.from, receipt.to) = (sent_at, sent_at);
+    if let Some(redacted) = crate::edit::rewrite_episode(tx, id, kept, secret, receipt.at)? {
+        receipt.messages_redacted += redacted;
+        receipt.tombstones += redacted;
+        receipt.episodes_trimmed += 1;
+        receipt.embeddings += 1;
+    }
+    if role == "user" {
+        let said = Said {
+            by_user: true,
+            session_id,
+            seq,
+            words: gone.to_string(),
+        };
+        forget_echoes(tx, &said, secret, receipt)?;
+    }
+    Ok(())
+}
+
+/// The most echo sentences cut from one reply: a bound on the loop, far above any reply.
+const MAX_ECHOES_PER_REPLY: usize = 64;
+
+/// Cuts the sentences of the later replies in the conversation (any message after `said`'s
+/// that is not the user's) that repeat the forgotten words ([`clauses::echoes`]): a
+/// memory the assistant said back ("Noted, you hate coriander") is the user's words still.
+/// An echo inside one of the reply's own episodes (an assistant's commitment that repeats
+/// them) forgets that episode; a reply that is all echo, with nothing resting on it, goes
+/// whole; otherwise the sentence becomes [`REDACTED`], with a tombstone of the original.
+fn forget_echoes(
+    tx: &Transaction<'_>,
+    said: &Said,
+    secret: &[u8],
+    receipt: &mut ForgetReceipt,
+) -> Result<()> {
+    let replies: Vec<i64> = {
+        let mut stmt = tx.prepare(
+            "SELECT id FROM messages WHERE session_id = ?1 AND seq > ?2 AND role != 'user'
+             ORDER BY seq",
+        )?;
+        stmt.query_map([said.session_id, said.seq], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    for reply in replies {
+        for _ in 0..MAX_ECHOES_PER_REPLY {
+            let found: Option<(String, String)> = tx
+                .query_row(
+                    "SELECT text, sent_at FROM messages WHERE id = ?1",
+                    [reply],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            let Some((text, sent_at)) = found else { break };
+            let Some(echo) = clauses::echoes(&text, &said.words).into_iter().next() else {
+                break;
+            };
+            receipt.echoes += 1;
+            let resting: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM episodes WHERE message_id = ?1 AND span_start < ?3
+                     AND span_end > ?2 ORDER BY span_start LIMIT 1",
+                    params![reply, echo.start as i64, echo.end as i64],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(episode) = resting {
+                forget_episode(tx, EpisodeId(episode), secret, receipt)?;
+                continue;
+            }
+            let others: i64 = tx.query_row(
+                "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1)
+                      + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1)",
+                [reply],
+                |r| r.get(0),
+            )?;
+            let rest = format!("{} {}", &text[..echo.start], &text[echo.end..]);
+            if others == 0 && clauses::content_stems(&rest).is_empty() {
+                forget_messages(tx, "id = ?1", &[reply.to_string()], secret, receipt)?;
+                break;
+            }
+            receipt.tombstones +=
+                write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, receipt.at)?;
+            crate::capture::restate::cut_span(tx, reply, echo.start, echo.end, REDACTED)?;
+            receipt.messages_redacted += 1;
+        }
+    }
     Ok(())
 }
 

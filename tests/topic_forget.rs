@@ -389,3 +389,115 @@ fn a_forget_command_that_matches_too_many_memories_holds_them_all_back() {
         "the command itself is not kept"
     );
 }
+
+/// A memory about a topic and something else loses only its clauses about the topic, and the
+/// assistant's reply that said those words back loses its echo: "forget what I said about
+/// coriander" must not take the sailing with it, nor leave "you hate coriander" in the
+/// transcript (a fresh-user test found both).
+#[test]
+fn a_topic_forget_cuts_the_clause_and_its_echo_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock.clone());
+    import(
+        &mut engine,
+        dir.path(),
+        "s1",
+        &[
+            (
+                "user",
+                "I love sailing in the summer, and I hate coriander.",
+                "2026-03-02T08:00:00Z",
+            ),
+            (
+                "assistant",
+                "Noted, you hate coriander. Shall I plan a sailing trip for July?",
+                "2026-03-02T08:00:10Z",
+            ),
+            (
+                "user",
+                "My dentist appointment is on Thursday at nine.",
+                "2026-03-02T08:10:00Z",
+            ),
+        ],
+    );
+    assert!(
+        !common::occurrences(&data, "coriander").is_empty(),
+        "stored before the forget (else the scan proves nothing)"
+    );
+
+    let receipt = engine
+        .forget(&ForgetScope::Topic {
+            query: "coriander".into(),
+        })
+        .unwrap();
+    // One episode held both clauses: it is trimmed, not removed.
+    assert_eq!(receipt.episodes_trimmed, 1, "{receipt:?}");
+    assert_eq!(receipt.episodes, 0, "nothing went whole: {receipt:?}");
+    // "Noted, you hate coriander." repeats both content words of "I hate coriander."
+    assert_eq!(receipt.echoes, 1, "{receipt:?}");
+    let left = texts(&engine);
+    assert!(
+        left.iter().any(|t| t == "I love sailing in the summer."),
+        "the sailing clause stays as its own memory: {left:#?}"
+    );
+    assert!(left.iter().any(|t| t.contains("dentist")), "{left:#?}");
+    let hits = engine.recall(&RecallQuery::new("sailing")).unwrap();
+    assert!(
+        hits.iter().any(|h| h.episode.text.contains("sailing")),
+        "the trimmed memory has a vector and is recalled"
+    );
+    let export = engine.export_value().unwrap().to_string();
+    assert!(
+        export.contains("Shall I plan a sailing trip for July?"),
+        "the reply's other sentence stays: {export}"
+    );
+    drop(engine);
+    assert_eq!(
+        common::occurrences(&data, "coriander"),
+        Vec::<String>::new(),
+        "the clause and its echo are gone from every file under the data dir"
+    );
+}
+
+/// Forgetting one memory takes the assistant's reply that only repeated it: a reply that is
+/// all echo, with no memory of its own, goes whole.
+#[test]
+fn forgetting_a_memory_removes_a_reply_that_only_repeated_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock.clone());
+    import(
+        &mut engine,
+        dir.path(),
+        "s1",
+        &[
+            ("user", "My bank PIN is 4711.", "2026-03-02T08:00:00Z"),
+            (
+                "assistant",
+                "Got it: your bank PIN is 4711.",
+                "2026-03-02T08:00:10Z",
+            ),
+            (
+                "user",
+                "We decided to paint the kitchen green.",
+                "2026-03-02T08:10:00Z",
+            ),
+        ],
+    );
+    let pin = engine
+        .list_episodes(100, 0)
+        .unwrap()
+        .into_iter()
+        .find(|e| e.text.contains("4711"))
+        .expect("the PIN is a memory");
+    let receipt = engine.forget(&ForgetScope::Episode(pin.id)).unwrap();
+    // The user's message and the reply go whole: two messages, one echo.
+    assert_eq!(receipt.messages, 2, "{receipt:?}");
+    assert_eq!(receipt.echoes, 1, "{receipt:?}");
+    assert!(texts(&engine).iter().any(|t| t.contains("kitchen")));
+    drop(engine);
+    assert_eq!(common::occurrences(&data, "4711"), Vec::<String>::new());
+}

@@ -991,7 +991,14 @@ fn forgetting_one_memory_rewrites_a_json_export_without_it_and_keeps_the_rest() 
     }
     let backup: Value = serde_json::from_str(&text).unwrap();
     let messages = backup["sessions"][0]["messages"].as_array().unwrap().len();
-    assert_eq!(messages, 3, "four messages less the forgotten one");
+    // The assistant's "Noted: a nut-free cake for the birthday." said the forgotten
+    // message's words back (nut, free, cake, birthday: 4 of its 5 content words), so it goes
+    // with it (minne::forget, echoes).
+    assert_eq!(
+        messages, 2,
+        "four messages less the forgotten one and the reply that echoed it"
+    );
+    assert_eq!(receipt["echoes"], 1, "{receipt}");
     assert_eq!(
         std::fs::read(&work_out).unwrap(),
         work_before,

@@ -31,7 +31,7 @@ pub mod llm;
 pub mod procedures;
 mod review;
 mod summary;
-mod words;
+pub(crate) mod words;
 
 pub use commands::{AppliedCommand, CommandKind};
 pub use facts::Attribute;

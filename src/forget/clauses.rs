@@ -1,0 +1,320 @@
+//! The words a forget takes out of what stays: the clauses of a memory that are about a topic
+//! (so "forget what I said about coriander" keeps "I love sailing" of "I love sailing, and I
+//! hate coriander"), and the sentences of an assistant's reply that repeat forgotten words
+//! (its echo: "Noted, you hate coriander").
+//!
+//! Words are compared by their content words (the recall stop-words dropped,
+//! [`crate::recall::lexical::content_words`]) after Snowball English stemming, on both sides
+//! alike, so "hates" meets "hate" and "koriander" meets only "koriander".
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+use crate::consolidate::words::{Word, mask_annotations, sentences, tokenize};
+
+/// Coordinators that join two clauses, each a statement of its own, when a subject follows
+/// ("…, and I hate coriander", "… men jag hatar koriander", "… og jeg hader koriander").
+const COORDINATORS: &[&str] = &[
+    "and", "but", "so", "while", "och", "men", "så", "medan", "og", "mens",
+];
+
+/// The subjects after which a coordinator opens a new clause: personal pronouns and
+/// possessives in English, Swedish and Danish. Without one ("salt and pepper", "Tom and
+/// Anna") the coordinator joins words, not statements, and the clause stays whole.
+const SUBJECTS: &[&str] = &[
+    "i", "we", "my", "our", "he", "she", "they", "it", "his", "her", "their", "jag", "vi", "min",
+    "mitt", "mina", "vår", "vårt", "våra", "han", "hon", "de", "det", "hans", "hennes", "deras",
+    "jeg", "mit", "mine", "vores", "hun", "hendes",
+];
+
+/// Words that point back to something said before them: a clause holding one may be about
+/// the clause that goes ("I fixed the bike chain, and it works again"), so it cannot stay on
+/// its own.
+const ANAPHORA: &[&str] = &[
+    "it", "its", "he", "him", "his", "she", "her", "hers", "they", "them", "their", "this", "that",
+    "these", "those", "there", "then", "det", "den", "dess", "detta", "denna", "han", "honom",
+    "hans", "hon", "henne", "hennes", "de", "dem", "deras", "där", "då", "ham", "hun", "hende",
+    "hendes", "deres", "der", "dens", "dets", "dette", "denne",
+];
+
+/// The byte ranges of the clauses of `text`, in order: its sentences (at `.`, `!`, `?`, `;`
+/// and line breaks), each cut again before a coordinator ([`COORDINATORS`], with a comma
+/// before it if there is one) that a subject follows ([`SUBJECTS`]). Each range starts at a
+/// clause's first word and ends after its last word or mark; the coordinator and the comma
+/// between two clauses belong to neither.
+pub(crate) fn clauses(text: &str) -> Vec<Range<usize>> {
+    let masked = blank_annotations(text);
+    let words = tokenize(&masked);
+    let mut out = Vec::new();
+    for sentence in sentences(&masked, &words) {
+        let w = &words[sentence.clone()];
+        let mut start = 0;
+        let mut i = 1;
+        while i + 1 < w.len() {
+            let opens = COORDINATORS.contains(&w[i].low.as_str())
+                && SUBJECTS.contains(&w[i + 1].low.as_str());
+            if opens {
+                let end = if w[i - 1].low == "," { i - 1 } else { i };
+                if end > start {
+                    out.push(w[start].span.start..w[end - 1].span.end);
+                }
+                start = i + 1;
+                i += 2;
+                continue;
+            }
+            i += 1;
+        }
+        if start < w.len() {
+            out.push(w[start].span.start..w[w.len() - 1].span.end);
+        }
+    }
+    out
+}
+
+/// `text` with every square-bracketed part (capture's resolved times, "last night
+/// [2026-03-01 – 2026-03-02]") turned into spaces, byte for byte: it belongs to the words
+/// around it and neither ends a sentence nor holds one.
+fn blank_annotations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => {
+                depth -= 1;
+                out.push(' ');
+                continue;
+            }
+            _ => {}
+        }
+        if depth > 0 {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The stems of the content words of `text`.
+pub(crate) fn content_stems(text: &str) -> HashSet<String> {
+    let stemmer = Stemmer::create(Algorithm::English);
+    let masked = mask_annotations(text);
+    crate::recall::lexical::content_words(&masked, &[])
+        .iter()
+        .map(|w| stemmer.stem(w).into_owned())
+        .collect()
+}
+
+/// Whether the words in `words` hold a content word of `topic` (its stems, [`content_stems`]).
+fn holds_a_stem_of(words: &[Word], topic: &HashSet<String>) -> bool {
+    let stemmer = Stemmer::create(Algorithm::English);
+    words.iter().filter(|w| !w.punct).any(|w| {
+        w.low
+            .split(['\'', '’', '-'])
+            .filter(|p| !p.is_empty())
+            .any(|p| topic.contains(stemmer.stem(p).as_ref()))
+    })
+}
+
+/// What is left of a memory's `text` once its clauses about `topic` go: the other clauses,
+/// in order, joined by a space (the end mark of the text kept when the last kept clause has
+/// none), with the byte ranges of the clauses that go. `None` when the memory goes whole:
+/// no clause holds a content word of the topic (it matched by meaning or by a word the
+/// clause split cannot place), every clause does, a clause that would stay points back
+/// ([`ANAPHORA`]: it may be about what goes), or what is left holds no content word.
+pub(crate) fn without_topic(text: &str, topic: &str) -> Option<(String, Vec<Range<usize>>)> {
+    let stems = content_stems(topic);
+    if stems.is_empty() {
+        return None;
+    }
+    let parts = clauses(text);
+    if parts.len() < 2 {
+        return None;
+    }
+    let (mut kept, mut gone) = (Vec::new(), Vec::new());
+    for part in parts {
+        let words = tokenize(&text[part.clone()]);
+        if holds_a_stem_of(&words, &stems) {
+            gone.push(part);
+        } else {
+            kept.push(part);
+        }
+    }
+    if gone.is_empty() || kept.is_empty() {
+        return None;
+    }
+    let points_back = kept.iter().any(|part| {
+        tokenize(&text[part.clone()])
+            .iter()
+            .any(|w| ANAPHORA.contains(&w.low.as_str()))
+    });
+    if points_back {
+        return None;
+    }
+    let mut left: Vec<&str> = Vec::new();
+    for part in &kept {
+        let clause = text[part.clone()].trim_end_matches([',', ';', ':', ' ', '–', '—']);
+        left.push(clause);
+    }
+    let mut joined = left.join(" ");
+    let end_mark = text
+        .trim_end()
+        .chars()
+        .next_back()
+        .filter(|c| ".!?".contains(*c));
+    if let Some(mark) = end_mark
+        && !joined.ends_with(['.', '!', '?'])
+    {
+        joined.push(mark);
+    }
+    if content_stems(&joined).is_empty() {
+        return None;
+    }
+    Some((joined, gone))
+}
+
+/// The byte ranges of the sentences of `reply` that repeat `forgotten`: a sentence sharing
+/// `s` content stems with it (of `n` in the forgotten words and `m` in the sentence) is an
+/// echo when `s ≥ min(2, n)` and either `2s ≥ n` (it repeats at least half of what was
+/// forgotten) or `s ≥ 3` and `5s ≥ 3m` (most of what it says comes from it). A reply that
+/// shares a word or two with a long memory ("How is the new project going?" after a
+/// memory of meeting Anna about the new project in Berlin) is no echo.
+pub(crate) fn echoes(reply: &str, forgotten: &str) -> Vec<Range<usize>> {
+    let gone = content_stems(forgotten);
+    let n = gone.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let words = tokenize(reply);
+    let mut out = Vec::new();
+    for sentence in sentences(reply, &words) {
+        let w = &words[sentence];
+        let span = w[0].span.start..w[w.len() - 1].span.end;
+        let own = content_stems(&reply[span.clone()]);
+        let s = own.intersection(&gone).count();
+        let m = own.len();
+        if s >= n.min(2) && (2 * s >= n || (s >= 3 && 5 * s >= 3 * m)) {
+            out.push(span);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts<'a>(text: &'a str, ranges: &[Range<usize>]) -> Vec<&'a str> {
+        ranges.iter().map(|r| &text[r.clone()]).collect()
+    }
+
+    #[test]
+    fn a_coordinator_before_a_subject_opens_a_clause_and_one_before_a_noun_does_not() {
+        let t = "I love sailing in the summer, and I hate coriander.";
+        assert_eq!(
+            texts(t, &clauses(t)),
+            ["I love sailing in the summer", "I hate coriander."]
+        );
+        let t = "I like salt and pepper on eggs.";
+        assert_eq!(texts(t, &clauses(t)), [t], "'and pepper' joins two nouns");
+        let t = "Jag älskar att segla men jag hatar koriander.";
+        assert_eq!(
+            texts(t, &clauses(t)),
+            ["Jag älskar att segla", "jag hatar koriander."]
+        );
+        let t = "Jonas called me last night [2026-03-01 – 2026-03-02] about the record player.";
+        assert_eq!(
+            texts(t, &clauses(t)),
+            [t],
+            "a resolved time ends no sentence"
+        );
+        let t = "Mit job er fint. Jeg hader koriander!";
+        assert_eq!(
+            texts(t, &clauses(t)),
+            ["Mit job er fint.", "Jeg hader koriander!"]
+        );
+    }
+
+    #[test]
+    fn a_forget_about_a_topic_keeps_the_clauses_about_something_else() {
+        assert_eq!(
+            without_topic(
+                "I love sailing in the summer, and I hate coriander.",
+                "coriander"
+            )
+            .map(|(kept, _)| kept),
+            Some("I love sailing in the summer.".to_string())
+        );
+        // "hates" and "hate" share the stem "hate": the clause about the topic is found by
+        // its stem, in the second sentence.
+        assert_eq!(
+            without_topic("My sister lives in Oslo. She hates her job.", "hate").map(|(k, _)| k),
+            Some("My sister lives in Oslo.".to_string())
+        );
+    }
+
+    #[test]
+    fn a_memory_goes_whole_when_every_clause_or_none_is_about_the_topic() {
+        assert_eq!(
+            without_topic("I hate coriander.", "coriander"),
+            None,
+            "one clause"
+        );
+        assert_eq!(
+            without_topic("I hate coriander, and I hate coriander soup.", "coriander"),
+            None,
+            "every clause is about it"
+        );
+        assert_eq!(
+            without_topic("I love sailing, and I hate boats.", "cilantro"),
+            None,
+            "no clause holds the word: the match was by meaning, so the memory goes whole"
+        );
+        assert_eq!(
+            without_topic(
+                "I fixed the bike chain yesterday and it works again.",
+                "bike"
+            ),
+            None,
+            "'it works again' is about the bike: it cannot stay alone"
+        );
+        assert_eq!(
+            without_topic("My sister lives in Oslo. She hates her job.", "Oslo"),
+            None,
+            "'She hates her job' points back to the sister"
+        );
+        assert_eq!(
+            without_topic("I hate coriander, and so on.", "coriander"),
+            None,
+            "'and so on' is not a clause (no subject after 'and'), so there is one clause"
+        );
+    }
+
+    #[test]
+    fn an_echo_repeats_what_was_forgotten_and_small_talk_does_not() {
+        let reply = "Noted, you hate coriander. Want a recipe for tonight?";
+        assert_eq!(
+            texts(reply, &echoes(reply, "I hate coriander.")),
+            ["Noted, you hate coriander."],
+            "shares both content stems, hate and coriand"
+        );
+        let long = "I met Anna at the conference in Berlin about the new project.";
+        let reply = "How is the new project going?";
+        assert!(
+            echoes(reply, long).is_empty(),
+            "2 of 6 stems shared, and 2 < 3: not an echo"
+        );
+        let reply = "Got it: your salary is 80000 SEK.";
+        assert_eq!(
+            texts(
+                reply,
+                &echoes(reply, "Don't remember this: my salary is 80000 SEK.")
+            ),
+            [reply],
+            "shares salary, 80000 and sek, most of the forgotten stems"
+        );
+    }
+}
