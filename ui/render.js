@@ -258,6 +258,8 @@ export function explanation(result) {
 /** The receipt's counts, in the order the panel shows them: [field, singular, plural]. */
 const RECEIPT_KINDS = [
   ["episodes", "episode", "episodes"],
+  ["episodes_trimmed", "episode kept without its words on the topic", "episodes kept without their words on the topic"],
+  ["echoes", "echo in a reply cut", "echoes in replies cut"],
   ["messages", "message removed", "messages removed"],
   ["messages_redacted", "message cut", "messages cut"],
   ["embeddings", "embedding", "embeddings"],

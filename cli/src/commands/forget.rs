@@ -367,6 +367,23 @@ fn print_receipt(context: &str, r: &ForgetReceipt) {
             }
         );
     }
+    if r.episodes_trimmed > 0 {
+        println!(
+            "  {} also about something else kept the rest of {} words (the clauses about the topic went)",
+            plural(r.episodes_trimmed, "memory", "memories"),
+            if r.episodes_trimmed == 1 {
+                "its"
+            } else {
+                "their"
+            }
+        );
+    }
+    if r.echoes > 0 {
+        println!(
+            "  {} where a reply said the forgotten words back went with them",
+            plural(r.echoes, "sentence", "sentences")
+        );
+    }
     if r.facts > 0 {
         println!(
             "  {} rested only on it and {} removed",
