@@ -51,6 +51,8 @@ const LEADERS: &[&str] = &[
 const TRIGGERS: &[&str] = &[
     "remember",
     "note",
+    "make a note",
+    "make a note of",
     "keep in mind",
     "do not forget",
     "kom ihåg",
@@ -60,6 +62,41 @@ const TRIGGERS: &[&str] = &[
     "bemærk",
     "glem ikke",
 ];
+
+/// Commands that are also nouns: "note" opens a request ("note that …", "note: …", "note
+/// the …") and a label or a note itself ("Note 3: …", "Note on the build: …", "Note was
+/// left on the fridge").
+const ALSO_NOUNS: &[&str] = &["note"];
+
+/// Words after a command that is also a noun which show it is the noun: the preposition of a
+/// label's title ("note on/for/to/from …:"), a number sign, or a verb whose subject it is.
+#[rustfmt::skip]
+const NOUN_AFTER: &[&str] = &[
+    "on", "about", "for", "to", "from", "re", "of", "by", "#", "nr", "no", "number",
+    "is", "was", "says", "said", "reads", "has", "had", "below", "above", "attached", "(",
+];
+
+/// Whether `noun`, a command that is also a noun ([`ALSO_NOUNS`]), is used as the noun, with
+/// the words from `at` after it: numbered ("Note 3:", "Note 12.", "Note #4", "Note A:",
+/// "Note (ii):"), titled ("Note on the build: …", "Note to self: …") or the subject of a verb
+/// ("Note was left …"). A label on a pasted note or document, not a request to remember.
+fn used_as_noun(noun: &str, w: &[Word], at: usize) -> bool {
+    if !ALSO_NOUNS.contains(&noun) {
+        return false;
+    }
+    let Some(next) = w.get(at) else {
+        return false;
+    };
+    // "Note A:", "Note iv.": one letter or a roman numeral, then a label's mark.
+    let lettered = !next.punct
+        && (next.low.chars().count() == 1
+            || next.low.chars().all(|c| matches!(c, 'i' | 'v' | 'x')))
+        && w.get(at + 1)
+            .is_some_and(|x| matches!(x.low.as_str(), ":" | "." | ")"));
+    next.low.starts_with(|c: char| c.is_ascii_digit())
+        || NOUN_AFTER.contains(&next.low.as_str())
+        || lettered
+}
 
 /// Words after the command that point at the rest ("remember this: …", "husk det her: …").
 const POINTERS: &[&str] = &["this", "det", "detta", "dette", "det her"];
@@ -81,16 +118,16 @@ pub fn remembered(text: &str) -> Vec<String> {
             .iter()
             .take_while(|x| LEADERS.contains(&x.low.as_str()) || x.low == ",")
             .count();
-        let Some(n) = TRIGGERS
+        let Some((trigger, n)) = TRIGGERS
             .iter()
             .filter(|p| words::matches_at(w, lead, p))
-            .map(|p| p.split(' ').count())
-            .max()
+            .map(|p| (*p, p.split(' ').count()))
+            .max_by_key(|(_, n)| *n)
         else {
             continue;
         };
         let mut at = lead + n;
-        if reminds_to_do(w, at) {
+        if reminds_to_do(w, at) || used_as_noun(trigger, w, at) {
             continue;
         }
         if POINTERS.iter().any(|p| words::matches_at(w, at, p)) {
@@ -350,6 +387,23 @@ mod tests {
         "Husk at på fredag [2026-03-06] flyver jeg til Oslo.",
         "på fredag [2026-03-06] flyver jeg til Oslo"
     )]
+    // "Note" as a verb still asks, with a colon or without; "make a note" too.
+    #[case::note_that("Note that the build server is slow.", "the build server is slow")]
+    #[case::note_colon("Note: my passport expires in June.", "my passport expires in June")]
+    #[case::note_the("Note the gate code is 4711.", "the gate code is 4711")]
+    #[case::make_a_note("Make a note: I am vegetarian.", "I am vegetarian")]
+    #[case::make_a_note_of_this(
+        "Make a note of this: the spare key is under the blue pot.",
+        "the spare key is under the blue pot"
+    )]
+    #[case::sv_notera(
+        "Notera att mötet är flyttat till fredag.",
+        "mötet är flyttat till fredag"
+    )]
+    #[case::da_bemaerk(
+        "Bemærk at mødet er flyttet til fredag.",
+        "mødet er flyttet til fredag"
+    )]
     fn command_found(#[case] text: &str, #[case] content: &str) {
         assert_eq!(
             remembered(text),
@@ -409,6 +463,28 @@ mod tests {
         assert!(
             forget_topics(text).is_empty(),
             "`{text}` asks nothing to be forgotten"
+        );
+    }
+
+    /// "Note" used as a noun: the label of a numbered or titled note in pasted text, or a
+    /// note that is talked about. A fresh user's "Note 3: the build server is slow" was
+    /// stored as something they asked to be remembered ("3: the build server is slow").
+    #[rstest::rstest]
+    #[case::numbered("Note 3: the build server is slow.")]
+    #[case::numbered_full_stop("Note 12. The deploy runs on Fridays.")]
+    #[case::number_sign("Note #4: staging is down until noon.")]
+    #[case::lettered("Note A: the fonts come from the old theme.")]
+    #[case::roman("Note iv) the second table is wrong.")]
+    #[case::titled("Note on the build: it takes an hour on Mondays.")]
+    #[case::to_self("Note to self: buy more coffee beans.")]
+    #[case::from_someone("Note from Anna: the meeting is moved.")]
+    #[case::subject("Note was left on the fridge by Oskar.")]
+    #[case::in_a_list("Also note 2: the printer is out of toner.")]
+    fn a_note_as_a_noun_is_no_command(#[case] text: &str) {
+        assert!(
+            remembered(text).is_empty(),
+            "`{text}` uses \"note\" as a noun or a label, not as a request: got {:?}",
+            remembered(text)
         );
     }
 
