@@ -51,6 +51,9 @@ pub struct EditReceipt {
     /// Facts dropped because they rested only on the old words (consolidation rebuilds what
     /// the new words support).
     pub facts_dropped: usize,
+    /// Sentences of the assistant's later replies that said back what the edit took away,
+    /// replaced by `[edited]` ([`crate::forget::EDITED`]).
+    pub echoes: usize,
     /// `false` when the new text equals the old one and nothing changed.
     pub changed: bool,
 }
@@ -80,6 +83,17 @@ impl Engine {
             .store
             .conn_mut()
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let old: (i64, String) = tx
+            .query_row(
+                "SELECT message_id, text FROM episodes WHERE id = ?1",
+                [id.0],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .ok_or(Error::NotFound {
+                kind: "episode",
+                id: id.0,
+            })?;
         let Some(messages_redacted) = rewrite_episode(&tx, id, new_text, &secret, at)? else {
             return Ok(EditReceipt {
                 episode: id,
@@ -87,9 +101,13 @@ impl Engine {
                 edited_at: at,
                 messages_redacted: 0,
                 facts_dropped: 0,
+                echoes: 0,
                 changed: false,
             });
         };
+        let (message_id, old_text) = old;
+        let echoes =
+            crate::forget::cut_edited_echoes(&tx, message_id, &old_text, new_text, &secret, at)?;
         let facts_dropped = crate::consolidate::drop_unsupported_facts(&tx)?;
         tx.commit()?;
         self.embed_pending(&mut |_| {})?;
@@ -101,6 +119,7 @@ impl Engine {
             edited_at: at,
             messages_redacted,
             facts_dropped,
+            echoes,
             changed: true,
         })
     }

@@ -721,14 +721,15 @@ fn forget_episode(
     let found: Option<(i64, i64, i64, String, String, Said)> = tx
         .query_row(
             "SELECT e.message_id, e.span_start, e.span_end, m.text, m.sent_at,
-                    m.role, m.session_id, m.seq, e.text FROM episodes e
+                    m.role, m.session_id, m.sent_at, e.text FROM episodes e
              JOIN messages m ON m.id = e.message_id WHERE e.id = ?1",
             [id.0],
             |r| {
                 let said = Said {
                     by_user: r.get::<_, String>(5)? == "user",
                     session_id: r.get(6)?,
-                    seq: r.get(7)?,
+                    message_id: r.get(0)?,
+                    sent_at: r.get(7)?,
                     words: r.get(8)?,
                 };
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, said))
@@ -758,8 +759,10 @@ struct Said {
     /// Whether the user said it (only the user's words are echoed back).
     by_user: bool,
     session_id: i64,
-    /// The message's position in its session.
-    seq: i64,
+    /// Its message, and when that was written (RFC 3339 UTC, as stored): a reply is what
+    /// follows it in time (positions number each import's messages on their own).
+    message_id: i64,
+    sent_at: String,
     /// The forgotten words.
     words: String,
 }
@@ -833,14 +836,14 @@ fn trim_episode(
     secret: &[u8],
     receipt: &mut ForgetReceipt,
 ) -> Result<()> {
-    let (sent_at, role, session_id, seq): (String, String, i64, i64) = tx.query_row(
-        "SELECT m.sent_at, m.role, m.session_id, m.seq FROM episodes e
+    let (sent_at, role, session_id, message_id): (String, String, i64, i64) = tx.query_row(
+        "SELECT m.sent_at, m.role, m.session_id, m.id FROM episodes e
          JOIN messages m ON m.id = e.message_id WHERE e.id = ?1",
         [id.0],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
-    let sent_at = Some(parse_utc(&sent_at)?);
-    (receipt.from, receipt.to) = (sent_at, sent_at);
+    let written = Some(parse_utc(&sent_at)?);
+    (receipt.from, receipt.to) = (written, written);
     if let Some(redacted) = crate::edit::rewrite_episode(tx, id, kept, secret, receipt.at)? {
         receipt.messages_redacted += redacted;
         receipt.tombstones += redacted;
@@ -851,13 +854,20 @@ fn trim_episode(
         let said = Said {
             by_user: true,
             session_id,
-            seq,
+            message_id,
+            sent_at,
             words: gone.to_string(),
         };
         forget_echoes(tx, &said, secret, receipt)?;
     }
     Ok(())
 }
+
+/// The condition on `messages` for the replies after a message (`?1` its session, `?2` its
+/// `sent_at`, `?3` its id): the messages of the session that are not the user's, written
+/// after it (or at the same second and stored after it), in time order.
+const LATER_REPLIES: &str = "session_id = ?1 AND role != 'user'
+    AND (sent_at > ?2 OR (sent_at = ?2 AND id > ?3)) ORDER BY sent_at, id";
 
 /// The most echo sentences cut from one reply: a bound on the loop, far above any reply.
 const MAX_ECHOES_PER_REPLY: usize = 64;
@@ -875,12 +885,12 @@ fn forget_echoes(
     receipt: &mut ForgetReceipt,
 ) -> Result<()> {
     let replies: Vec<i64> = {
-        let mut stmt = tx.prepare(
-            "SELECT id FROM messages WHERE session_id = ?1 AND seq > ?2 AND role != 'user'
-             ORDER BY seq",
-        )?;
-        stmt.query_map([said.session_id, said.seq], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?
+        let mut stmt = tx.prepare(&format!("SELECT id FROM messages WHERE {LATER_REPLIES}"))?;
+        stmt.query_map(
+            params![said.session_id, said.sent_at, said.message_id],
+            |r| r.get(0),
+        )?
+        .collect::<rusqlite::Result<_>>()?
     };
     for reply in replies {
         for _ in 0..MAX_ECHOES_PER_REPLY {
@@ -926,6 +936,82 @@ fn forget_echoes(
         }
     }
     Ok(())
+}
+
+/// The placeholder that replaces a reply's echo of words the user edited away.
+pub const EDITED: &str = "[edited]";
+
+/// After the user edited the words `old` of a memory said in `message_id` into `new`, cuts
+/// the sentences of the later replies in its conversation that said back what the edit took
+/// away ([`clauses::echoes`] of `old`, holding a content word `old` has and `new` lacks: "You
+/// live in Oslo" after "I live in Oslo" became "I live in Bergen"). Each such sentence becomes
+/// [`EDITED`], with a tombstone of the reply's original words. A sentence inside one of the
+/// reply's own episodes (an assistant's commitment) stays: it is a memory the user can edit
+/// on its own. Returns the number of sentences cut; nothing when the memory is not the
+/// user's.
+pub(crate) fn cut_edited_echoes(
+    tx: &Transaction<'_>,
+    message_id: i64,
+    old: &str,
+    new: &str,
+    secret: &[u8],
+    at: DateTime<Utc>,
+) -> Result<usize> {
+    let (role, session_id, sent_at): (String, i64, String) = tx.query_row(
+        "SELECT role, session_id, sent_at FROM messages WHERE id = ?1",
+        [message_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    if role != "user" {
+        return Ok(0);
+    }
+    let kept = clauses::content_stems(new);
+    let taken: std::collections::HashSet<String> = clauses::content_stems(old)
+        .into_iter()
+        .filter(|s| !kept.contains(s))
+        .collect();
+    if taken.is_empty() {
+        return Ok(0);
+    }
+    let replies: Vec<(i64, String, String)> = {
+        let mut stmt = tx.prepare(&format!(
+            "SELECT id, text, sent_at FROM messages WHERE {LATER_REPLIES}"
+        ))?;
+        stmt.query_map(params![session_id, sent_at, message_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?
+    };
+    let mut cut = 0;
+    for (reply, text, sent_at) in replies {
+        let mut echoes = Vec::new();
+        for echo in clauses::echoes(&text, old) {
+            let takes = clauses::content_stems(&text[echo.clone()])
+                .iter()
+                .any(|s| taken.contains(s));
+            let resting: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM episodes WHERE message_id = ?1 AND span_start < ?3
+                     AND span_end > ?2 LIMIT 1",
+                    params![reply, echo.start as i64, echo.end as i64],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if takes && resting.is_none() {
+                echoes.push(echo);
+            }
+        }
+        if echoes.is_empty() {
+            continue;
+        }
+        write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, at)?;
+        // From the last to the first, so the earlier ranges still index the text.
+        for echo in echoes.iter().rev() {
+            crate::capture::restate::cut_span(tx, reply, echo.start, echo.end, EDITED)?;
+            cut += 1;
+        }
+    }
+    Ok(cut)
 }
 
 /// The restatements of episode `id` (capture::restate) go with it: a message that holds

@@ -622,3 +622,55 @@ fn an_edit_moves_the_event_time_to_the_new_words() {
         .unwrap();
     assert_eq!(with(&engine, "dentist")[0].event_time, None);
 }
+
+/// An edit takes the old words out of the assistant's replies too: a reply that said them
+/// back ("you live at Storgatan 12") would keep in the transcript and its exports what the
+/// user edited away (a fresh-user test found it). What the edit kept ("live") does not make
+/// a sentence an echo on its own, and the reply's other sentence stays.
+#[test]
+fn an_edit_cuts_the_old_words_from_a_reply_that_echoed_them() {
+    let dir = common::tempdir();
+    let clock = Arc::new(FixedClock::new(at("2026-03-02T09:00:00+01:00").to_utc()));
+    let mut engine = open(dir.path(), "personal", clock.clone());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        "m1",
+        "I live at Storgatan 12 in Oslo.",
+        "2026-03-02T09:00:00+01:00",
+    );
+    engine
+        .import_sessions(
+            &[NewSession {
+                key: "s1".into(),
+                messages: vec![NewMessage {
+                    external_id: Some("m2".into()),
+                    role: Role::Assistant,
+                    actor: "assistant".into(),
+                    text: "Got it, you live at Storgatan 12 in Oslo. Anything else I can do?"
+                        .into(),
+                    sent_at: at("2026-03-02T09:00:10+01:00"),
+                }],
+            }],
+            "chat",
+            &mut |_| {},
+        )
+        .unwrap();
+    let home = with(&engine, "Storgatan")
+        .pop()
+        .expect("the address is a memory");
+    let receipt = engine.edit_episode(home.id, "I live in Bergen.").unwrap();
+    // Old stems {live, storgatan, 12, oslo}; the edit took {storgatan, 12, oslo}; the
+    // reply's first sentence holds all four: one echo.
+    assert_eq!(receipt.echoes, 1, "{receipt:?}");
+    let export = engine.export_value().unwrap().to_string();
+    assert!(
+        !export.contains("Storgatan"),
+        "the old words left the transcript: {export}"
+    );
+    assert!(
+        export.contains("[edited] Anything else I can do?"),
+        "the echo is marked and the rest of the reply stays: {export}"
+    );
+}

@@ -335,6 +335,9 @@ export function editReceiptView(receipt, context) {
     ? [
         plural(receipt.messages_redacted, "source message", "source messages") + " rewritten",
         plural(receipt.facts_dropped, "fact", "facts") + " built on the old words dropped, then re-read from the new ones",
+        ...(receipt.echoes > 0
+          ? [plural(receipt.echoes, "sentence", "sentences") + " of replies that said the old words back now read [edited]"]
+          : []),
       ].join("; ")
     : "The words were the same; nothing changed";
   return [

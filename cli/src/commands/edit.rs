@@ -25,6 +25,12 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             receipt.text,
             crate::output::plural(receipt.messages_redacted, "message", "messages")
         );
+        if receipt.echoes > 0 {
+            println!(
+                "Replies that said the old words back: {} now read [edited].",
+                crate::output::plural(receipt.echoes, "sentence", "sentences")
+            );
+        }
     } else {
         println!(
             "Episode #{} already reads that; nothing changed.",
