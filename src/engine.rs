@@ -186,24 +186,22 @@ impl Engine {
         })
     }
 
-    /// How many of the messages `message_ids` are the user's and asked not to be kept
-    /// ([`crate::capture::asks_not_to_keep`]): capture made no episode of them.
+    /// How many of the messages `message_ids`, once captured, are the user's and withheld
+    /// (they asked not to be kept, [`crate::capture::asks_not_to_keep`]): capture made no
+    /// episode of them and replaced their words with [`crate::capture::WITHHELD`]. The
+    /// replies withheld with them are not counted: the user asked about their own words.
     fn withheld_among(&self, message_ids: &[i64]) -> Result<usize> {
         if message_ids.is_empty() {
             return Ok(0);
         }
         let ids = serde_json::Value::from(message_ids.to_vec()).to_string();
-        let mut stmt = self.store.conn().prepare(
-            "SELECT text FROM messages WHERE role = 'user' AND id IN (SELECT value FROM json_each(?1))",
+        let n: i64 = self.store.conn().query_row(
+            "SELECT count(*) FROM messages
+             WHERE role = 'user' AND text = ?2 AND id IN (SELECT value FROM json_each(?1))",
+            params![ids, crate::capture::WITHHELD],
+            |r| r.get(0),
         )?;
-        let texts = stmt.query_map([ids], |r| r.get::<_, String>(0))?;
-        let mut n = 0;
-        for text in texts {
-            if crate::capture::asks_not_to_keep(&text?) {
-                n += 1;
-            }
-        }
-        Ok(n)
+        Ok(n as usize)
     }
 
     /// Stores parsed sessions in one transaction; returns the number of sessions added and the

@@ -1,7 +1,9 @@
 //! Export (issue 6): everything a context holds, with provenance, as JSON that Minne
 //! re-imports (`--format transcript`) or as Markdown a person reads. Files are written
 //! owner-only and tracked, so a later forget removes them too; export respects tombstones
-//! because forgotten messages are no longer in the store.
+//! because forgotten messages are no longer in the store. A message withheld at the user's
+//! request (capture::withhold) is in the JSON as its marker, [`crate::capture::WITHHELD`],
+//! and left out of the Markdown.
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -137,7 +139,17 @@ impl Engine {
     /// Writes the context to `path` (owner-only) in `format` and tracks the file so a later
     /// forget removes it. Errors: [`Error::Io`] when the file cannot be written.
     pub fn export(&mut self, format: ExportFormat, path: &Path) -> Result<ExportReport> {
-        let value = self.export_value()?;
+        let mut value = self.export_value()?;
+        // The JSON keeps a withheld message as its marker: an export re-imported into its own
+        // context then meets the message's own dedupe key (capture::withhold gave it the key
+        // of the marker words) and adds nothing, one re-imported elsewhere is withheld again
+        // for the marker words, and either way the conversation keeps its turns in order (the
+        // reply stays the reply of the same user turn). A Markdown export is for reading, and
+        // the marker tells a reader nothing, so withheld messages are left out there, and
+        // counted as what was written.
+        if format == ExportFormat::Markdown {
+            without_withheld(&mut value);
+        }
         let sessions = value["sessions"].as_array().map_or(0, Vec::len);
         let messages: usize = value["sessions"].as_array().map_or(0, |s| {
             s.iter()
@@ -328,7 +340,27 @@ fn rewrite_private(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
-/// The Markdown rendering of an [`Engine::export_value`] value.
+/// `value` (an [`Engine::export_value`]) without the messages withheld at the user's request
+/// (their words are [`crate::capture::WITHHELD`]), and without sessions left empty.
+fn without_withheld(value: &mut Value) {
+    let Some(sessions) = value.get_mut("sessions").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for session in sessions.iter_mut() {
+        if let Some(messages) = session.get_mut("messages").and_then(Value::as_array_mut) {
+            messages.retain(|m| !is_withheld(m));
+        }
+    }
+    sessions.retain(|s| s["messages"].as_array().is_some_and(|m| !m.is_empty()));
+}
+
+/// Whether an exported message is one withheld at the user's request.
+fn is_withheld(message: &Value) -> bool {
+    message["text"].as_str() == Some(crate::capture::WITHHELD)
+}
+
+/// The Markdown rendering of an [`Engine::export_value`] value; messages withheld at the
+/// user's request ([`crate::capture::WITHHELD`]) are left out, and a session of nothing else.
 pub fn markdown(value: &Value) -> String {
     let mut out = format!(
         "# Minne export: context `{}`\n\nExported {}.\n",
@@ -336,12 +368,16 @@ pub fn markdown(value: &Value) -> String {
         value["minne_export"]["exported_at"].as_str().unwrap_or("")
     );
     for s in value["sessions"].as_array().into_iter().flatten() {
+        let shown = s["messages"].as_array().into_iter().flatten();
+        if shown.clone().all(is_withheld) {
+            continue;
+        }
         out.push_str(&format!(
             "\n## {} ({})\n\n",
             s["id"].as_str().unwrap_or(""),
             s["source"].as_str().unwrap_or("")
         ));
-        for m in s["messages"].as_array().into_iter().flatten() {
+        for m in shown.filter(|m| !is_withheld(m)) {
             out.push_str(&format!(
                 "- **{}** {}: {}\n",
                 m["timestamp"].as_str().unwrap_or(""),

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::capture::rules::Extracted;
 use crate::capture::tone::{Tone, ToneBaseline};
+use crate::capture::withhold::{self, Turn};
 use crate::capture::{llm, lock, restate, rules, stability_for, weigh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -272,6 +273,9 @@ impl Engine {
         };
         let (mut done, mut added, mut claimed_here) = (0, 0, 0);
         let (mut fallbacks, mut last_error) = (0, None);
+        // The tombstone key, for the words of withheld messages (capture::withhold).
+        let secret = self.tombstone_secret()?;
+        let mut words_removed = 0;
         // Until nothing is pending, not until `total` batches: another process may store
         // messages meanwhile, and an import counts the episodes of its own messages once this
         // returns, so none of them may be left behind.
@@ -281,19 +285,24 @@ impl Engine {
                 break;
             }
             total = total.max(done + batch.len());
-            let (extracted, hallucinated, llm_error) = self.extract_batch(&batch);
+            let withheld = batch
+                .iter()
+                .map(|m| withhold::is_withheld(self.store.conn(), m.turn()))
+                .collect::<Result<Vec<bool>>>()?;
+            let (extracted, hallucinated, llm_error) = self.extract_batch(&batch, &withheld);
             if let Some(e) = llm_error {
                 fallbacks += 1;
                 last_error = Some(e);
             }
-            let captured_at = fmt_utc(self.clock.now());
+            let now = self.clock.now();
+            let captured_at = fmt_utc(now);
             let tx = self
                 .store
                 .conn_mut()
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
             let mut baselines: HashMap<String, ToneBaseline> = HashMap::new();
             let mut restated = restate::Index::load(&tx)?;
-            for (m, episodes) in batch.iter().zip(extracted) {
+            for ((m, episodes), withheld) in batch.iter().zip(extracted).zip(withheld) {
                 // Another process may have captured this message since it was read.
                 let claimed = tx.execute(
                     "UPDATE messages SET captured_at = ?2 WHERE id = ?1 AND captured_at IS NULL",
@@ -303,6 +312,16 @@ impl Engine {
                     continue;
                 }
                 claimed_here += 1;
+                // "Don't remember this: …", "off the record", and the reply to it: the user
+                // asked that nothing of it be kept, so no episode is made, not even its tone
+                // counts, and its words leave the transcript (capture::withhold).
+                if withheld {
+                    tracing::info!(message = m.id, "asked not to be remembered: words withheld");
+                    if withhold::withhold(&tx, &secret, m.turn(), now)? {
+                        words_removed += 1;
+                    }
+                    continue;
+                }
                 if !baselines.contains_key(&m.actor) {
                     let stored: Option<String> = tx
                         .query_row(
@@ -322,14 +341,6 @@ impl Engine {
                 baseline.update(&tone);
                 let mut seen_texts = std::collections::HashSet::new();
                 let marked = restate::marked_as_repeat(&m.text);
-                // "Don't remember this: …", "off the record": the user asked that nothing of
-                // this message be kept, so no episode is made from it (the message itself
-                // stays in the transcript, where `minne forget` reaches it).
-                let withheld = m.role == Role::User && crate::capture::asks_not_to_keep(&m.text);
-                if withheld {
-                    tracing::info!(message = m.id, "asked not to be remembered: no episode");
-                    continue;
-                }
                 for ep in episodes {
                     if !worth_storing(m, ep.kind) {
                         continue;
@@ -429,6 +440,15 @@ impl Engine {
                 total,
             });
         }
+        // The withheld words were written to the write-ahead log when the messages were
+        // stored: move the log into the database and truncate it, so they leave the files
+        // (secure_delete has zeroed them in the database pages). Capture is committed, so a
+        // failure here (another program reading the context) is logged, not returned.
+        if words_removed > 0
+            && let Err(e) = self.store.checkpoint()
+        {
+            tracing::warn!(error = %e, "withheld words may remain in the write-ahead log until the next checkpoint");
+        }
         Ok(last_error.map(|e| {
             format!("the LLM failed for {fallbacks} windows, which the rules captured instead; last error: {e}")
         }))
@@ -470,11 +490,13 @@ impl Engine {
     }
 
     /// Episodes per message: from the LLM when one is set and answers well, else from the
-    /// rules. Returns them with the count of suspected hallucinations dropped, and the LLM's
-    /// error when the rules stood in for it.
+    /// rules; none for a message `withheld` marks (capture::withhold). Returns them with the
+    /// count of suspected hallucinations dropped, and the LLM's error when the rules stood in
+    /// for it.
     fn extract_batch(
         &self,
         batch: &[PendingMessage],
+        withheld: &[bool],
     ) -> (Vec<Vec<Extracted>>, usize, Option<String>) {
         let inputs: Vec<MessageInput<'_>> = batch
             .iter()
@@ -484,16 +506,24 @@ impl Engine {
                 timestamp: m.timestamp,
             })
             .collect();
-        let by_rules = || inputs.iter().map(rules::extract).collect();
+        let by_rules = || {
+            inputs
+                .iter()
+                .zip(withheld)
+                .map(|(m, &w)| if w { Vec::new() } else { rules::extract(m) })
+                .collect()
+        };
         let Some(chat) = &self.llm else {
             return (by_rules(), 0, None);
         };
-        // A message the user asked not to be kept never leaves the machine: the model sees a
-        // placeholder in its place (capture then stores nothing of it either).
+        // A message the user asked not to be kept, and the reply to it, never leave the
+        // machine: the model sees a placeholder in their place (capture then stores nothing
+        // of them either).
         let sent: Vec<MessageInput<'_>> = inputs
             .iter()
-            .map(|m| {
-                if m.role == Role::User && crate::capture::asks_not_to_keep(m.text) {
+            .zip(withheld)
+            .map(|(m, &w)| {
+                if w {
                     MessageInput {
                         text: WITHHELD_FROM_THE_MODEL,
                         ..*m
@@ -529,8 +559,8 @@ impl Engine {
     }
 }
 
-/// What the LLM is sent in place of a message the user asked not to be kept
-/// ([`crate::capture::asks_not_to_keep`]).
+/// What the LLM is sent in place of a withheld message (capture::withhold): one the user
+/// asked not to be kept ([`crate::capture::asks_not_to_keep`]) or the reply to it.
 const WITHHELD_FROM_THE_MODEL: &str = "[withheld: the user asked that this message not be kept]";
 
 /// Whether an episode becomes a memory. The AI assistant's own words are remembered only
@@ -554,6 +584,18 @@ struct PendingMessage {
     actor: String,
     text: String,
     timestamp: DateTime<FixedOffset>,
+}
+
+impl PendingMessage {
+    fn turn(&self) -> Turn<'_> {
+        Turn {
+            id: self.id,
+            session_id: self.session_id,
+            role: self.role,
+            text: &self.text,
+            sent_at: self.timestamp.to_utc(),
+        }
+    }
 }
 
 const JOB_COLUMNS: &str = "id, status, reason, extractor, created_at, started_at, finished_at, \

@@ -10,6 +10,7 @@ mod lock;
 pub mod restate;
 pub mod rules;
 pub mod tone;
+mod withhold;
 
 use crate::model::{ActKind, Salience, Stability};
 
@@ -98,8 +99,9 @@ const DO_NOT_KEEP_CUES: &[&str] = &[
 
 /// Whether the user asks Minne not to keep this message ([`DO_NOT_KEEP_CUES`]) at the start
 /// of a sentence or after "please"/"but"/"and" ("Please don't remember this, but …"): capture
-/// then stores no episode from it, so nothing of it is recalled, consolidated or shown at
-/// session start. "I don't remember that film" reports the speaker's memory and is no request.
+/// then stores no episode from it or from the reply to it, so nothing of it is recalled,
+/// consolidated or shown at session start, and replaces their words with [`WITHHELD`].
+/// "I don't remember that film" reports the speaker's memory and is no request.
 pub fn asks_not_to_keep(text: &str) -> bool {
     let lower = text.to_lowercase().replace('’', "'");
     DO_NOT_KEEP_CUES.iter().any(|cue| {
@@ -119,6 +121,13 @@ pub fn asks_not_to_keep(text: &str) -> bool {
         })
     })
 }
+
+/// The words that stand in the transcript for a message withheld at the user's request
+/// ([`asks_not_to_keep`]), and for the reply to it: capture replaces the message's words with
+/// this and keeps a tombstone of the originals, so they are gone from the store, the export
+/// and the files on disk, and a re-import of the conversation does not bring them back. A
+/// message that arrives with these words (an export re-imported) is withheld too.
+pub const WITHHELD: &str = "[not kept: the user asked that this message not be remembered]";
 
 /// Shortest lifespan, for routine talk at salience 0: days.
 pub const MIN_STABILITY_DAYS: f64 = 2.0;

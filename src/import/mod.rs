@@ -175,7 +175,9 @@ pub struct ImportReport {
     /// about …"), each with what it stored or removed (seed 003: no silent success).
     pub commands: Vec<crate::consolidate::AppliedCommand>,
     /// New user messages that asked not to be kept ("Don't remember this: …", "off the
-    /// record"): stored in the transcript, no episode made ([`crate::capture::asks_not_to_keep`]).
+    /// record", [`crate::capture::asks_not_to_keep`]) or were withheld before (an export
+    /// re-imported): no episode made, and their words, and the reply's, replaced in the
+    /// transcript by [`crate::capture::WITHHELD`].
     pub messages_withheld: usize,
 }
 

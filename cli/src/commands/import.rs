@@ -118,7 +118,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         }
         if report.messages_withheld > 0 {
             println!(
-                "  not kept, as asked: {} (\"don't remember this\", \"off the record\"); no memory was made of them",
+                "  not kept, as asked: {} (\"don't remember this\", \"off the record\"); no memory was made of them or of the replies to them, and their words left the transcript",
                 plural(report.messages_withheld, "message", "messages")
             );
         }
