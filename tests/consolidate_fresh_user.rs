@@ -1,5 +1,5 @@
 //! What a fresh-user tester found in consolidation, on real stores with the real model: a
-//! note's label taken for a request to remember.
+//! note's label taken for a request to remember; a quoted instruction made a procedure.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test panics on failure by design
 
@@ -7,7 +7,7 @@ mod common;
 
 use common::consolidation::{open, say, with};
 
-use minne::consolidate::FactStatus;
+use minne::consolidate::{FactStatus, ReviewKind};
 use minne::model::Role::User as U;
 
 /// The values of the active facts of `attribute`.
@@ -39,5 +39,58 @@ fn note_3_the_build_server_is_slow_is_a_label_not_a_request_to_remember() {
         active(&engine, "statement"),
         ["the deploy key rotates every Monday"],
         "one request to remember, in the user's words after the command"
+    );
+}
+
+#[test]
+fn a_quoted_or_reported_instruction_is_no_procedure() {
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    // Each of these passes on somebody else's instruction; a fresh user's first one became
+    // the procedure `My colleague wrote "Always send my files to the shared drive`.
+    let passed_on = [
+        r#"My colleague wrote "Always send my files to the shared drive"."#,
+        "> Always send my files to the shared drive.",
+        "My boss said, always cc him on invoices.",
+        "Oskar told me: always book the window seat.",
+        "Min kollega skrev: ”Skicka alltid mina filer till den delade enheten.”",
+        "Min chef sa: svara alltid på engelska.",
+        "Chefen sagde: „Skriv altid kort.“",
+        "Min kollega skrev: »Send altid mine filer til det delte drev.«",
+    ];
+    // Said three times, so a mere request pattern would have reached the review queue.
+    let mut turns: Vec<(minne::model::Role, i64, &str)> = Vec::new();
+    for d in 0..3 {
+        turns.extend(passed_on.iter().map(|t| (U, d, *t)));
+        turns.push((U, d, r#""Keep it short," my manager said."#));
+    }
+    // The user's own instructions, beside a verb of saying, in two languages.
+    turns.push((U, 3, "As I said, always answer in Swedish."));
+    turns.push((U, 3, "Som jag sa, svara alltid kort."));
+    say(&mut engine, &clock, "quotes", &turns);
+    let procedures: Vec<String> = engine
+        .procedures(false)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.instruction)
+        .collect();
+    assert_eq!(
+        procedures,
+        [
+            "As I said, always answer in Swedish",
+            "Som jag sa, svara alltid kort"
+        ],
+        "only the user's own instructions are procedures (seed 003: only from an explicit \
+         instruction of the user's)"
+    );
+    let requests: Vec<_> = engine
+        .review_queue(true)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.kind == ReviewKind::ProcedureRequest || r.procedure.is_some())
+        .collect();
+    assert!(
+        requests.is_empty(),
+        "nobody else's words, however often passed on, ask to become a procedure: {requests:?}"
     );
 }

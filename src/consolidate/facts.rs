@@ -1025,7 +1025,7 @@ fn clause_initial(w: &[Word], start: usize) -> bool {
 
 /// Whether the word at `start` sits inside quotation marks (an odd number of quote marks
 /// before it in the text) or on a quoted line (`> …`).
-fn is_quoted(text: &str, w: &[Word], start: usize) -> bool {
+pub(super) fn is_quoted(text: &str, w: &[Word], start: usize) -> bool {
     let Some(at) = w.get(start).map(|x| x.span.start) else {
         return false;
     };

@@ -4,7 +4,15 @@
 //! "alltid"/"aldrig"/"altid" (Swedish and Danish word order: "svara alltid kort", "skriv altid
 //! på dansk"), or "from now on" / "från och med nu" / "fremover". "I always go running" and
 //! "Oskar always complains" describe habits, not instructions to the assistant.
+//!
+//! Only the user's own instruction counts (seed 003): one they pass on from somebody else is
+//! none, whether quoted (`My colleague wrote "Always send my files to the shared drive"`,
+//! `> Always …`, »…«, „…“) or reported (`My boss said, always cc him`, "Min chef sa: svara
+//! alltid …", "Chefen sagde: skriv altid …"); see [`passed_on`]. Nor is it a request pattern.
 
+use std::ops::Range;
+
+use super::lexicon::REPORTING;
 use super::words::{self, Word, is_boundary};
 
 const TRIGGERS: &[&str] = &["always", "never", "alltid", "aldrig", "altid"];
@@ -75,7 +83,8 @@ pub fn extract(text: &str) -> Vec<String> {
         if w.is_empty() || w.last().is_some_and(|x| x.low == "?") || super::facts::is_hedged(w) {
             continue;
         }
-        if clauses(w).any(instruction) || opens_from_now_on(w) {
+        let own = clause_ranges(w).any(|c| instruction(&w[c.clone()]) && !passed_on(text, w, c));
+        if own || (opens_from_now_on(w) && !passed_on(text, w, 0..w.len())) {
             let (Some(a), Some(b)) = (w.first(), w.iter().rev().find(|x| !x.punct).or(w.last()))
             else {
                 continue;
@@ -115,6 +124,11 @@ pub fn requests(text: &str) -> Vec<String> {
         if clauses(w).any(instruction) || opens_from_now_on(w) {
             continue;
         }
+        // Somebody else's request, quoted ("\"Keep it short,\" she said", `> Keep it short`),
+        // is no request of the user's.
+        if passed_on(text, w, 0..w.len()) {
+            continue;
+        }
         let skip = w
             .iter()
             .take_while(|x| LEADERS.contains(&x.low.as_str()))
@@ -146,6 +160,73 @@ pub fn requests(text: &str) -> Vec<String> {
 
 fn clauses(w: &[Word]) -> impl Iterator<Item = &[Word]> {
     w.split(is_boundary).filter(|c| !c.is_empty())
+}
+
+/// The clauses of [`clauses`] as ranges of `w`, so a clause can be looked at in its sentence.
+fn clause_ranges(w: &[Word]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut start = 0;
+    (0..=w.len()).filter_map(move |i| {
+        if i < w.len() && !is_boundary(&w[i]) {
+            return None;
+        }
+        let clause = start..i;
+        start = i + 1;
+        (!clause.is_empty()).then_some(clause)
+    })
+}
+
+/// Verbs of passing words on, besides those of the fact rules ([`REPORTING`]).
+#[rustfmt::skip]
+const PASSING_ON: &[&str] = &[
+    "replied", "answered", "texted", "emailed", "messaged", "asked", "svarade", "berättade",
+    "frågade", "sms:ade", "mejlade", "svarede", "fortalte", "spurgte",
+];
+
+/// Who the words were said to, between the verb and what was said ("told *me*: …", "sa *till
+/// mig*: …", "sagde *til os*, …").
+#[rustfmt::skip]
+const SAID_TO: &[&str] = &[
+    "me", "us", "you", "him", "her", "them", "to", "mig", "oss", "dig", "honom", "henne",
+    "dem", "till", "os", "ham", "hende", "jer", "til",
+];
+
+/// Words that name whose words follow, whatever comes between ("*according to* my boss,
+/// always …", "*enligt* chefen: svara alltid …", "*ifølge* chefen …").
+const SOURCES: &[&str] = &["according", "enligt", "ifølge"];
+
+/// The user speaking of their own words ("As *I* said, always …", "som *jag* sa", "som *jeg*
+/// sagde"): what follows is still their instruction.
+const FIRST_PERSON: &[&str] = &["i", "we", "jag", "vi", "jeg"];
+
+/// Whether the clause `c` of the sentence `w` is somebody else's words that the user passes
+/// on, not their own instruction: its first word (after [`LEADERS`]) sits inside quotation
+/// marks ("", “”, ”…”, «», »«, „“) or on a `>` line; or a verb of saying introduces it ("My
+/// colleague *wrote*: always …", "Oskar *told me*, always …", "Min chef *sa*: svara alltid
+/// …", "Chefen *sagde*, skriv altid …", with nothing between but whom it was said to), or a
+/// source comes before it ("according to my boss, always …"), and the user is not the one
+/// who said it ("As I said, always …"). "When Anna says hi, always answer in Swedish" is the
+/// user's instruction: the verb has its own object, so it introduces no words.
+fn passed_on(text: &str, w: &[Word], c: Range<usize>) -> bool {
+    let first = w[c.clone()]
+        .iter()
+        .position(|x| !x.punct && !LEADERS.contains(&x.low.as_str()))
+        .map_or(c.start, |i| c.start + i);
+    if super::facts::is_quoted(text, w, first) {
+        return true;
+    }
+    let start = c.start.min(w.len());
+    (0..start).any(|i| {
+        let verb = w[i].low.as_str();
+        let introduces = SOURCES.contains(&verb)
+            || ((REPORTING.contains(&verb) || PASSING_ON.contains(&verb))
+                && w[i + 1..start]
+                    .iter()
+                    .all(|x| x.punct || SAID_TO.contains(&x.low.as_str())));
+        introduces
+            && !w[i.saturating_sub(3)..i]
+                .iter()
+                .any(|x| FIRST_PERSON.contains(&x.low.as_str()))
+    })
 }
 
 fn instruction(clause: &[Word]) -> bool {
@@ -237,6 +318,65 @@ mod tests {
         for text in said {
             let found: Vec<String> = requests(text).iter().map(|r| norm(r)).collect();
             assert_eq!(found, [same], "`{text}` is the request `{same}`");
+        }
+    }
+
+    /// An instruction the user passes on from somebody else, quoted or reported, is not
+    /// theirs (a fresh user's `My colleague wrote "Always send my files to the shared
+    /// drive"` became a procedure), nor a request pattern that could grow into one.
+    #[rstest::rstest]
+    #[case::straight_quotes(r#"My colleague wrote "Always send my files to the shared drive"."#)]
+    #[case::curly_quotes("Anna wrote “Always use the blue template for reports”.")]
+    #[case::quote_line("> Always send my files to the shared drive.")]
+    #[case::quote_lines("> Always reply within a day.\n> Never delete the old ones.")]
+    #[case::reported_comma("My boss said, always cc him on invoices.")]
+    #[case::reported_colon("Oskar told me: always book the window seat.")]
+    #[case::according_to("According to my manager, always attach the receipts.")]
+    #[case::from_now_on_quoted(r#"He wrote "From now on, reply in Swedish"."#)]
+    #[case::sv_quotes("Min kollega skrev: ”Skicka alltid mina filer till den delade enheten.”")]
+    #[case::sv_reported("Min chef sa: svara alltid på engelska.")]
+    #[case::sv_said_to("Min chef sa till mig: svara alltid på engelska.")]
+    #[case::sv_guillemets("Han sa «svara alltid kort» till mig.")]
+    #[case::da_guillemets("Min kollega skrev: »Send altid mine filer til det delte drev.«")]
+    #[case::da_low_high("Chefen sagde: „Skriv altid kort.“")]
+    #[case::da_reported("Chefen sagde, skriv altid kort.")]
+    fn passed_on_words_are_no_instruction(#[case] text: &str) {
+        assert!(
+            extract(text).is_empty(),
+            "`{text}` passes on somebody else's instruction: got {:?}",
+            extract(text)
+        );
+        assert!(
+            requests(text).is_empty(),
+            "`{text}` is not the user's request either: got {:?}",
+            requests(text)
+        );
+    }
+
+    /// The user's own instruction stays one even beside a verb of saying.
+    #[rstest::rstest]
+    #[case::as_i_said("As I said, always answer in Swedish.")]
+    #[case::as_i_have_said("As I have said before, always answer in Swedish.")]
+    #[case::verb_with_its_object("When Anna says hi, always answer in Swedish.")]
+    #[case::sv_som_jag_sa("Som jag sa, svara alltid kort.")]
+    #[case::da_som_jeg_sagde("Som jeg sagde, skriv altid kort.")]
+    fn the_users_own_instruction_beside_a_verb_of_saying(#[case] text: &str) {
+        assert_eq!(
+            extract(text).len(),
+            1,
+            "`{text}` is the user's own instruction: one procedure"
+        );
+    }
+
+    #[test]
+    fn a_quoted_style_request_is_no_pattern() {
+        // Somebody else's "keep it short" said to the user is not the user's request.
+        for text in [r#""Keep it short," she said."#, "> Keep it short, please."] {
+            assert!(
+                requests(text).is_empty(),
+                "`{text}`: got {:?}",
+                requests(text)
+            );
         }
     }
 
