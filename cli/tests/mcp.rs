@@ -576,3 +576,25 @@ fn remember_reports_a_forget_command_its_words_acted_on() {
         "{left:#?}"
     );
 }
+
+/// A handed-in message that asks not to be kept is answered as such, never as "nothing new
+/// became a memory": the assistant must be able to tell the user it was not kept.
+#[test]
+fn remember_says_a_message_asking_not_to_be_kept_was_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut server, _) = McpServer::start(&data, &[]);
+    let reply = server.call_ok(
+        "remember",
+        json!({"text": "Don't remember this: my salary is 80000 SEK."}),
+    );
+    let summary = reply["summary"].as_str().unwrap();
+    assert!(summary.starts_with("Not kept, as asked"), "{summary}");
+    let left = memories(&mut server);
+    assert!(
+        left.iter()
+            .all(|m| !m["text"].as_str().unwrap().contains("80000")),
+        "no memory holds the salary: {left:?}"
+    );
+    assert!(server.close().success());
+}

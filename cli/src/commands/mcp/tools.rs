@@ -265,6 +265,11 @@ pub fn remember(s: &mut State, args: RememberArgs) -> anyhow::Result<Reply> {
         "Nothing stored: these words were forgotten before at this very minute, and their \
          tombstone keeps them from coming back. Say it again in a minute to store it anew."
             .to_string()
+    } else if report.messages_withheld > 0 {
+        "Not kept, as asked: the message asks not to be remembered, so no memory was made of \
+         it, its words were replaced in the transcript by a marker saying so, and the reply to \
+         it will be too."
+            .to_string()
     } else if episodes.is_empty() && role == Role::Assistant {
         "Stored the message, but nothing in it became a memory: Minne keeps the assistant's own \
          words only for what it committed to or took back (seed 004), and this message did \
