@@ -1,5 +1,6 @@
 //! What a fresh-user tester found in consolidation, on real stores with the real model: a
-//! note's label taken for a request to remember; a quoted instruction made a procedure.
+//! note's label taken for a request to remember; a quoted instruction made a procedure; a
+//! first name alone superseding the full name.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test panics on failure by design
 
@@ -93,4 +94,85 @@ fn a_quoted_or_reported_instruction_is_no_procedure() {
         requests.is_empty(),
         "nobody else's words, however often passed on, ask to become a procedure: {requests:?}"
     );
+}
+
+/// The name facts of `engine`, every status: (value, status, support).
+fn names(engine: &minne::Engine) -> Vec<(String, FactStatus, usize)> {
+    with(&engine.facts(true).unwrap(), "name")
+        .into_iter()
+        .map(|f| (f.value, f.status, f.support))
+        .collect()
+}
+
+#[test]
+fn jag_heter_bertil_supports_bertil_andersson_and_does_not_supersede_it() {
+    for (full, first) in [
+        ("Jag heter Bertil Andersson.", "Jag heter Bertil."),
+        ("My name is Bertil Andersson.", "My name is Bertil."),
+        ("Jeg hedder Bertil Andersson.", "Jeg hedder Bertil."),
+    ] {
+        let dir = common::tempdir();
+        let (mut engine, clock) = open(dir.path());
+        say(&mut engine, &clock, "s1", &[(U, 0, full)]);
+        say(&mut engine, &clock, "s2", &[(U, 1, first)]);
+        // The first name alone is the same person's name: one fact, resting on both
+        // messages, and nothing superseded.
+        assert_eq!(
+            names(&engine),
+            [("Bertil Andersson".to_string(), FactStatus::Active, 2)],
+            "`{first}` after `{full}` adds support to the full name"
+        );
+    }
+}
+
+#[test]
+fn a_corrected_or_different_name_still_supersedes_the_full_name() {
+    let cases = [
+        // A correction applies at once (seed 003), whatever it shares with the held name.
+        (
+            "My name is Alice Tamm.",
+            "Actually my name is Alex, not Alice.",
+            "Alex",
+        ),
+        (
+            "My name is Alice Tamm.",
+            "Actually my name is Alice.",
+            "Alice",
+        ),
+        (
+            "Jag heter Bertil Andersson.",
+            "Jag heter faktiskt Bert.",
+            "Bert",
+        ),
+        // Another name altogether is a new value (a renamed user), as before.
+        (
+            "Jag heter Bertil Andersson.",
+            "Jag heter Sven Nilsson.",
+            "Sven Nilsson",
+        ),
+        ("Jeg hedder Bertil Andersson.", "Jeg hedder Berit.", "Berit"),
+        // The full name after the first name alone is more than the held value, not part.
+        (
+            "My name is Bertil.",
+            "My name is Bertil Andersson.",
+            "Bertil Andersson",
+        ),
+    ];
+    for (before, after, now) in cases {
+        let dir = common::tempdir();
+        let (mut engine, clock) = open(dir.path());
+        say(&mut engine, &clock, "s1", &[(U, 0, before)]);
+        say(&mut engine, &clock, "s2", &[(U, 1, after)]);
+        let all = names(&engine);
+        let active: Vec<&str> = all
+            .iter()
+            .filter(|(_, s, _)| *s == FactStatus::Active)
+            .map(|(v, _, _)| v.as_str())
+            .collect();
+        assert_eq!(active, [now], "`{after}` after `{before}`: {all:?}");
+        assert!(
+            all.iter().any(|(_, s, _)| *s == FactStatus::Superseded),
+            "the old name stays in history as superseded: {all:?}"
+        );
+    }
 }

@@ -118,6 +118,26 @@ impl Attribute {
         )
     }
 
+    /// Whether `new` says the value `held` in part, so it is the same value said shorter, not
+    /// a new one: for the name only, `new`'s words are some of `held`'s, in order and fewer
+    /// ("Bertil" or "Andersson" of "Bertil Andersson"; "Anna Svensson" of "Anna Maria
+    /// Svensson"), compared without case. People give their first name alone all the time
+    /// ("Jag heter Bertil"); it is the same person's name, not a change of it (a fresh user's
+    /// "Jag heter Bertil" superseded "Bertil Andersson"). "Mette" is no part of "Mette-Marie",
+    /// which is one word.
+    pub(crate) fn says_in_part(&self, held: &str, new: &str) -> bool {
+        if *self != Attribute::Name {
+            return false;
+        }
+        let held: Vec<String> = held.split_whitespace().map(str::to_lowercase).collect();
+        let new: Vec<String> = new.split_whitespace().map(str::to_lowercase).collect();
+        if new.is_empty() || new.len() >= held.len() {
+            return false;
+        }
+        let mut rest = held.iter();
+        new.iter().all(|w| rest.any(|h| h == w))
+    }
+
     /// The fact as a short English sentence about the user, for the profile and recall. A
     /// retraction record's value (see `ladder::retract`) reads "no longer …, retracted by the
     /// user".
@@ -1883,6 +1903,31 @@ mod tests {
             not_the_users_own(text, start..start + quote.len(), kin),
             expected,
             "`{quote}` in `{text}`"
+        );
+    }
+
+    #[test]
+    fn a_name_said_in_part_is_the_same_name() {
+        let name = Attribute::Name;
+        // Worked out by hand: the new words, in order, among the held ones and fewer.
+        for (held, new, part) in [
+            ("Bertil Andersson", "Bertil", true),
+            ("Bertil Andersson", "bertil", true),
+            ("Bertil Andersson", "Andersson", true),
+            ("Anna Maria Svensson", "Anna Svensson", true),
+            ("Bertil Andersson", "Bertil Andersson", false),
+            ("Bertil Andersson", "Berit", false),
+            ("Bertil Andersson", "Bert", false),
+            ("Bertil Andersson", "Andersson Bertil", false),
+            ("Bertil", "Bertil Andersson", false),
+            ("Mette-Marie", "Mette", false),
+            ("Alice Tamm", "Alex", false),
+        ] {
+            assert_eq!(name.says_in_part(held, new), part, "{new:?} of {held:?}");
+        }
+        assert!(
+            !Attribute::Location.says_in_part("Lund Sweden", "Lund"),
+            "only a name is said in part"
         );
     }
 

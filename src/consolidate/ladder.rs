@@ -14,7 +14,9 @@ use crate::import::transcript::hex;
 /// Records what `claim` from episode `ep` says:
 /// - the value no longer holds (`ends`, the user's own unquoted words): the held fact ends,
 ///   see [`retract`];
-/// - the same value is already held (active or waiting): one more supporting episode;
+/// - the same value is already held (active or waiting): one more supporting episode; so is
+///   the held name said in part ("Bertil" of "Bertil Andersson", see
+///   [`super::facts::Attribute::says_in_part`]), unless it corrects it;
 /// - the same evidence was rejected before: nothing (a rejected candidate is not proposed
 ///   again from the same evidence);
 /// - quoted or reported words: a candidate (`inferred`) for review, or a conflict with the
@@ -53,6 +55,16 @@ pub(crate) fn apply(
         if status == "candidate" && confidence == "inferred" && !claim.quoted {
             promote(tx, claim, id, ep, now, report)?;
         }
+        return Ok(());
+    }
+    // "Jag heter Bertil" with "Bertil Andersson" held: the same name said in part, so one
+    // more source of the held value, never a new one; a correction still replaces it.
+    if !claim.correction
+        && claim.replaces.is_none()
+        && let Some((held, held_norm, _)) = active_fact(tx, &attribute)?
+        && claim.attribute.says_in_part(&held_norm, &norm)
+    {
+        report.facts_supported += link(tx, held, ep.id)?;
         return Ok(());
     }
     let key = evidence_key(&attribute, &norm, ep);
