@@ -58,6 +58,9 @@ fn a_quoted_or_reported_instruction_is_no_procedure() {
         "Min chef sa: svara alltid på engelska.",
         "Chefen sagde: „Skriv altid kort.“",
         "Min kollega skrev: »Send altid mine filer til det delte drev.«",
+        // Pasted on the lines below the one that says whose words they are.
+        "My colleague wrote:\nAlways send my files to the shared drive.",
+        "Min chef skrev till mig:\nSvara alltid på engelska.",
     ];
     // Said three times, so a mere request pattern would have reached the review queue.
     let mut turns: Vec<(minne::model::Role, i64, &str)> = Vec::new();
@@ -68,6 +71,8 @@ fn a_quoted_or_reported_instruction_is_no_procedure() {
     // The user's own instructions, beside a verb of saying, in two languages.
     turns.push((U, 3, "As I said, always answer in Swedish."));
     turns.push((U, 3, "Som jag sa, svara alltid kort."));
+    // A line that ends in a colon without a verb of saying introduces the user's own rule.
+    turns.push((U, 3, "New rule for you:\nAlways offer three time slots."));
     say(&mut engine, &clock, "quotes", &turns);
     let procedures: Vec<String> = engine
         .procedures(false)
@@ -79,7 +84,8 @@ fn a_quoted_or_reported_instruction_is_no_procedure() {
         procedures,
         [
             "As I said, always answer in Swedish",
-            "Som jag sa, svara alltid kort"
+            "Som jag sa, svara alltid kort",
+            "Always offer three time slots"
         ],
         "only the user's own instructions are procedures (seed 003: only from an explicit \
          instruction of the user's)"

@@ -377,7 +377,7 @@ impl Engine {
                         removed: 0,
                     });
                 }
-                let (requests, instructions) = if ep.to_minne {
+                let (mut requests, mut instructions) = if ep.to_minne {
                     (
                         procedures::requests(&ep.text),
                         procedures::extract(&ep.text),
@@ -385,6 +385,19 @@ impl Engine {
                 } else {
                     (Vec::new(), Vec::new())
                 };
+                // "My colleague wrote:" on the line before: the instruction is passed on.
+                if !(requests.is_empty() && instructions.is_empty()) {
+                    let lead: String = tx.query_row(
+                        "SELECT CAST(substr(CAST(m.text AS BLOB), 1, e.span_start) AS TEXT)
+                         FROM episodes e JOIN messages m ON m.id = e.message_id WHERE e.id = ?1",
+                        [ep.id],
+                        |r| r.get(0),
+                    )?;
+                    if procedures::lead_passes_on(&lead) {
+                        requests.clear();
+                        instructions.clear();
+                    }
+                }
                 for request in requests {
                     ladder::add_pattern(&tx, &request, ep, &now, &mut report)?;
                 }

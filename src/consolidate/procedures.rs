@@ -83,6 +83,9 @@ pub fn extract(text: &str) -> Vec<String> {
         if w.is_empty() || w.last().is_some_and(|x| x.low == "?") || super::facts::is_hedged(w) {
             continue;
         }
+        if follows_a_passing_on(text, w) {
+            continue;
+        }
         let own = clause_ranges(w).any(|c| instruction(&w[c.clone()]) && !passed_on(text, w, c));
         if own || (opens_from_now_on(w) && !passed_on(text, w, 0..w.len())) {
             let (Some(a), Some(b)) = (w.first(), w.iter().rev().find(|x| !x.punct).or(w.last()))
@@ -126,7 +129,7 @@ pub fn requests(text: &str) -> Vec<String> {
         }
         // Somebody else's request, quoted ("\"Keep it short,\" she said", `> Keep it short`),
         // is no request of the user's.
-        if passed_on(text, w, 0..w.len()) {
+        if passed_on(text, w, 0..w.len()) || follows_a_passing_on(text, w) {
             continue;
         }
         let skip = w
@@ -214,7 +217,13 @@ fn passed_on(text: &str, w: &[Word], c: Range<usize>) -> bool {
     if super::facts::is_quoted(text, w, first) {
         return true;
     }
-    let start = c.start.min(w.len());
+    introduced_before(w, c.start.min(w.len()))
+}
+
+/// Whether words of somebody else's are introduced before position `start` of `w`: a verb of
+/// saying with nothing after it up to `start` but whom it was said to, or a source, and the
+/// user not the one who said it (see [`passed_on`]).
+fn introduced_before(w: &[Word], start: usize) -> bool {
     (0..start).any(|i| {
         let verb = w[i].low.as_str();
         let introduces = SOURCES.contains(&verb)
@@ -227,6 +236,28 @@ fn passed_on(text: &str, w: &[Word], c: Range<usize>) -> bool {
                 .iter()
                 .any(|x| FIRST_PERSON.contains(&x.low.as_str()))
     })
+}
+
+/// Whether the sentence `w` of `text` comes right after a line that introduces somebody
+/// else's words ([`lead_passes_on`]: "My colleague wrote:" and, below it, "Always …").
+fn follows_a_passing_on(text: &str, w: &[Word]) -> bool {
+    w.first()
+        .is_some_and(|first| lead_passes_on(&text[..first.span.start]))
+}
+
+/// Whether `lead`, the words of a message before an episode, ends by introducing somebody
+/// else's words on the lines that follow: its last line ends with a colon after a verb of
+/// saying ("My colleague wrote:", "Min chef skrev:", "Chefen sagde til mig:"), so an
+/// instruction pasted below it is passed on, not the user's (capture makes the lead-in an
+/// episode of its own, so the instruction's episode alone cannot tell).
+pub fn lead_passes_on(lead: &str) -> bool {
+    let lead = lead.trim_end();
+    if !lead.ends_with(':') {
+        return false;
+    }
+    let last = lead.rsplit('\n').next().unwrap_or(lead);
+    let w = words::tokenize(last);
+    introduced_before(&w, w.len())
 }
 
 fn instruction(clause: &[Word]) -> bool {
@@ -270,6 +301,22 @@ pub fn norm(instruction: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pasted_instruction_below_a_line_of_saying_is_passed_on() {
+        // The lead-in's last line ends in a colon after a verb of saying: not the user's.
+        assert!(
+            extract("My colleague wrote:\nAlways send my files to the shared drive.").is_empty()
+        );
+        assert!(lead_passes_on("Look at this. Min chef sagde til mig:\n"));
+        // A colon after no verb of saying ("New rule:"), or the user as the one who said it.
+        assert_eq!(
+            extract("New rule:\nAlways offer three time slots."),
+            ["Always offer three time slots"]
+        );
+        assert!(!lead_passes_on("As I wrote:"));
+        assert!(!lead_passes_on("My colleague wrote something funny."));
+    }
 
     #[rstest::rstest]
     #[case::en("Always offer three time slots when I ask for a meeting.")]
