@@ -215,7 +215,7 @@ fn passed_on(text: &str, w: &[Word], c: Range<usize>) -> bool {
         .position(|x| !x.punct && !LEADERS.contains(&x.low.as_str()))
         .map_or(c.start, |i| c.start + i);
     if super::facts::is_quoted(text, w, first) {
-        return true;
+        return !names_own_rule(&w[..first]);
     }
     introduced_before(w, c.start.min(w.len()))
 }
@@ -236,6 +236,32 @@ fn introduced_before(w: &[Word], start: usize) -> bool {
                 .iter()
                 .any(|x| FIRST_PERSON.contains(&x.low.as_str()))
     })
+}
+
+/// Nouns by which the user hands over a rule of their own in quotation marks ('Add this
+/// *rule*: "Always …"', 'Ny *regel*: ”Svara alltid …”').
+const OWN_RULE: &[&str] = &[
+    "rule",
+    "rules",
+    "instruction",
+    "instructions",
+    "regel",
+    "regeln",
+    "regler",
+    "reglen",
+    "instruktion",
+    "instruktionen",
+];
+
+/// Whether the words before a quotation (`before`) name it as the user's own rule: a noun
+/// of [`OWN_RULE`] and no verb of saying or source, so 'Add this rule: "Always …"' is the
+/// user's and 'My boss wrote this rule: "Always …"' is not.
+fn names_own_rule(before: &[Word]) -> bool {
+    before.iter().any(|x| OWN_RULE.contains(&x.low.as_str()))
+        && !before.iter().any(|x| {
+            let v = x.low.as_str();
+            REPORTING.contains(&v) || PASSING_ON.contains(&v) || SOURCES.contains(&v)
+        })
 }
 
 /// Whether the sentence `w` of `text` comes right after a line that introduces somebody
@@ -301,6 +327,20 @@ pub fn norm(instruction: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_users_own_rule_in_quotation_marks_is_theirs() {
+        assert_eq!(
+            extract(r#"Add this rule: "Always offer three time slots.""#),
+            [r#"Add this rule: "Always offer three time slots"#]
+        );
+        assert_eq!(
+            extract("Ny regel: ”Svara alltid kort.”"),
+            ["Ny regel: ”Svara alltid kort"]
+        );
+        assert!(extract(r#"My boss wrote this rule: "Always cc him on invoices.""#).is_empty());
+        assert!(extract(r#"My colleague wrote "Always send my files to the drive"."#).is_empty());
+    }
 
     #[test]
     fn a_pasted_instruction_below_a_line_of_saying_is_passed_on() {
