@@ -864,16 +864,18 @@ fn trim_episode(
 }
 
 /// The condition on `messages` for the replies after a message (`?1` its session, `?2` its
-/// `sent_at`, `?3` its id): the messages of the session that are not the user's, written
-/// after it (or at the same second and stored after it), in time order.
-const LATER_REPLIES: &str = "session_id = ?1 AND role != 'user'
+/// `sent_at`, `?3` its id): the AI assistant's messages in the session written after it (or
+/// at the same second and stored after it), in time order. A named other person in an
+/// imported two-person chat (a LoCoMo speaker) is no echo: their words are their own
+/// memories, and talking about the same thing is what a conversation is.
+const LATER_REPLIES: &str = "session_id = ?1 AND role = 'assistant' AND actor = 'assistant'
     AND (sent_at > ?2 OR (sent_at = ?2 AND id > ?3)) ORDER BY sent_at, id";
 
 /// The most echo sentences cut from one reply: a bound on the loop, far above any reply.
 const MAX_ECHOES_PER_REPLY: usize = 64;
 
-/// Cuts the sentences of the later replies in the conversation (any message after `said`'s
-/// that is not the user's) that repeat the forgotten words ([`clauses::echoes`]): a
+/// Cuts the sentences of the assistant's later replies in the conversation
+/// ([`LATER_REPLIES`]) that repeat the forgotten words ([`clauses::echoes`]): a
 /// memory the assistant said back ("Noted, you hate coriander") is the user's words still.
 /// An echo inside one of the reply's own episodes (an assistant's commitment that repeats
 /// them) forgets that episode; a reply that is all echo, with nothing resting on it, goes

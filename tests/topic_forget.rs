@@ -501,3 +501,47 @@ fn forgetting_a_memory_removes_a_reply_that_only_repeated_it() {
     drop(engine);
     assert_eq!(common::occurrences(&data, "4711"), Vec::<String>::new());
 }
+
+/// In an imported chat between two people, the other person's words are their own memories,
+/// not the assistant's echo: forgetting what the user said leaves Melanie's reply about the
+/// same thing, which shares its words (adoption, agency).
+#[test]
+fn a_named_other_persons_reply_is_no_echo() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock);
+    let path = dir.path().join("two.json");
+    let json = serde_json::json!({"sessions": [{"id": "two", "messages": [
+        {"role": "user", "actor": "Caroline", "text": "I contacted an adoption agency today.",
+         "timestamp": "2026-03-02T08:00:00Z"},
+        {"role": "assistant", "actor": "Melanie",
+         "text": "Wow, an adoption agency! I visited an adoption agency with my sister once.",
+         "timestamp": "2026-03-02T08:01:00Z"}
+    ]}]});
+    std::fs::write(&path, json.to_string()).unwrap();
+    engine
+        .import(
+            &path,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap();
+    let hers = texts(&engine)
+        .into_iter()
+        .filter(|t| t.contains("my sister"))
+        .count();
+    assert_eq!(hers, 1, "Melanie's words are a memory before the forget");
+    let caroline = engine
+        .list_episodes(100, 0)
+        .unwrap()
+        .into_iter()
+        .find(|e| e.text.contains("contacted"))
+        .expect("Caroline's memory");
+    let receipt = engine.forget(&ForgetScope::Episode(caroline.id)).unwrap();
+    assert_eq!(receipt.echoes, 0, "{receipt:?}");
+    assert!(
+        texts(&engine).iter().any(|t| t.contains("my sister")),
+        "Melanie's memory stays"
+    );
+}
