@@ -54,6 +54,12 @@ pub struct EditReceipt {
     /// Sentences of the assistant's later replies that said back what the edit took away,
     /// replaced by `[edited]` ([`crate::forget::EDITED`]).
     pub echoes: usize,
+    /// Export files Minne wrote that held the old words and were removed (Markdown).
+    pub exports: usize,
+    /// JSON export files Minne wrote that were rewritten with the new words.
+    pub exports_rewritten: usize,
+    /// What could not be reached (an export changed or moved since Minne wrote it).
+    pub not_reached: Vec<String>,
     /// `false` when the new text equals the old one and nothing changed.
     pub changed: bool,
 }
@@ -102,6 +108,9 @@ impl Engine {
                 messages_redacted: 0,
                 facts_dropped: 0,
                 echoes: 0,
+                exports: 0,
+                exports_rewritten: 0,
+                not_reached: Vec::new(),
                 changed: false,
             });
         };
@@ -113,6 +122,18 @@ impl Engine {
         self.embed_pending(&mut |_| {})?;
         self.consolidate()?;
         self.store.checkpoint()?;
+        // Exports Minne wrote carry the old words: JSON ones are rewritten with the new,
+        // Markdown ones removed, as a forget does ([`Engine::scrub_tracked_exports`]).
+        let (exports, exports_rewritten, not_reached) = match self.scrub_tracked_exports() {
+            Ok(done) => done,
+            Err(e) => (
+                0,
+                0,
+                vec![format!(
+                    "export files Minne wrote may still hold the old words ({e}); remove them by hand"
+                )],
+            ),
+        };
         Ok(EditReceipt {
             episode: id,
             text: new_text.to_string(),
@@ -120,6 +141,9 @@ impl Engine {
             messages_redacted,
             facts_dropped,
             echoes,
+            exports,
+            exports_rewritten,
+            not_reached,
             changed: true,
         })
     }

@@ -217,6 +217,20 @@ impl Engine {
             .prepare("SELECT hash FROM tombstones")?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
+        // The messages as stored now, by (session key, message id, role): a forgotten message
+        // whose trimmed or cut words stay in the store (a topic forget that kept its other
+        // clauses, a reply whose echo was cut) is replaced in an export by what is left,
+        // never dropped with the words that went.
+        let mut current: std::collections::HashMap<(String, String, String), Value> =
+            std::collections::HashMap::new();
+        if let Some(sessions) = self.export_value()?["sessions"].as_array() {
+            for session in sessions {
+                let key = session["id"].as_str().unwrap_or_default().to_string();
+                for m in session["messages"].as_array().into_iter().flatten() {
+                    current.insert(message_key(&key, m), m.clone());
+                }
+            }
+        }
         let (mut removed, mut rewritten, mut warnings) = (0, 0, Vec::new());
         for (id, path, format, sha) in rows {
             let bytes = match std::fs::read(&path) {
@@ -233,7 +247,7 @@ impl Engine {
                 }
             };
             let kept = match format.as_str() {
-                "json" => without_forgotten(&bytes, &secret, &tombstones),
+                "json" => without_forgotten(&bytes, &secret, &tombstones, &current),
                 _ => None,
             };
             match kept {
@@ -282,30 +296,58 @@ impl Engine {
     }
 }
 
+/// A message's key in an export: its session's key, its id and its role.
+fn message_key(session: &str, m: &Value) -> (String, String, String) {
+    (
+        session.to_string(),
+        m["id"].as_str().unwrap_or_default().to_string(),
+        m["role"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
 /// A JSON export's value without the messages whose tombstone hash is in `tombstones`, with
-/// how many it dropped and how many are left (sessions left empty are dropped too); `None`
-/// when the bytes are not an export (then the caller removes the file).
+/// how many it changed and how many are left (sessions left empty are dropped too); `None`
+/// when the bytes are not an export (then the caller removes the file). A forgotten message
+/// that is still in the store with other words (`current`, by [`message_key`]: its
+/// forgotten words were cut out) is replaced by the stored one rather than dropped.
 fn without_forgotten(
     bytes: &[u8],
     secret: &[u8],
     tombstones: &std::collections::HashSet<String>,
+    current: &std::collections::HashMap<(String, String, String), Value>,
 ) -> Option<(Value, usize, usize)> {
     let mut value: Value = serde_json::from_slice(bytes).ok()?;
     value.get("minne_export")?;
     let sessions = value.get_mut("sessions")?.as_array_mut()?;
     let (mut dropped, mut left) = (0, 0);
     for session in sessions.iter_mut() {
+        let key = session["id"].as_str().unwrap_or_default().to_string();
         let messages = session.get_mut("messages")?.as_array_mut()?;
         let before = messages.len();
         let mut unreadable = false;
-        messages.retain(|m| {
+        let mut replaced = 0;
+        messages.retain_mut(|m| {
             let text = m["text"].as_str();
             let at = m["timestamp"]
                 .as_str()
                 .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
             match (text, at) {
                 (Some(text), Some(at)) => {
-                    !tombstones.contains(&crate::forget::tombstone_hash(secret, text, at.to_utc()))
+                    if !tombstones.contains(&crate::forget::tombstone_hash(
+                        secret,
+                        text,
+                        at.to_utc(),
+                    )) {
+                        return true;
+                    }
+                    match current.get(&message_key(&key, m)) {
+                        Some(now) if now["text"].as_str() != Some(text) => {
+                            *m = now.clone();
+                            replaced += 1;
+                            true
+                        }
+                        _ => false,
+                    }
                 }
                 _ => {
                     unreadable = true;
@@ -316,7 +358,7 @@ fn without_forgotten(
         if unreadable {
             return None;
         }
-        dropped += before - messages.len();
+        dropped += before - messages.len() + replaced;
         left += messages.len();
     }
     sessions.retain(|s| s["messages"].as_array().is_some_and(|m| !m.is_empty()));

@@ -454,7 +454,12 @@ impl Engine {
         if let Err(warning) = self.scrub_wal() {
             receipt.not_reached.push(warning);
         }
-        if receipt.messages + receipt.episodes > 0 {
+        if receipt.messages
+            + receipt.episodes
+            + receipt.messages_redacted
+            + receipt.episodes_trimmed
+            > 0
+        {
             match self.scrub_tracked_exports() {
                 Ok((removed, rewritten, warnings)) => {
                     receipt.exports = removed;

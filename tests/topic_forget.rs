@@ -426,12 +426,29 @@ fn a_topic_forget_cuts_the_clause_and_its_echo_and_keeps_the_rest() {
         !common::occurrences(&data, "coriander").is_empty(),
         "stored before the forget (else the scan proves nothing)"
     );
+    // A backup written before the forget (outside the data dir).
+    let backup = dir.path().join("backup.json");
+    engine
+        .export(minne::export::ExportFormat::Json, &backup)
+        .unwrap();
 
     let receipt = engine
         .forget(&ForgetScope::Topic {
             query: "coriander".into(),
         })
         .unwrap();
+    // The backup keeps every message, with what is left of the two that lost words: a
+    // fresh-user test found both dropped whole (the sailing memory lost from the backup)
+    // while a trim alone left the backup untouched, coriander and all.
+    assert_eq!(receipt.exports_rewritten, 1, "{receipt:?}");
+    let kept = std::fs::read_to_string(&backup).unwrap();
+    assert!(!kept.to_lowercase().contains("coriander"), "{kept}");
+    assert!(kept.contains("I love sailing in the summer."), "{kept}");
+    assert!(
+        kept.contains("Shall I plan a sailing trip for July?"),
+        "{kept}"
+    );
+    assert!(kept.contains("dentist"), "{kept}");
     // One episode held both clauses: it is trimmed, not removed.
     assert_eq!(receipt.episodes_trimmed, 1, "{receipt:?}");
     assert_eq!(receipt.episodes, 0, "nothing went whole: {receipt:?}");
