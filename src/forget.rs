@@ -422,6 +422,25 @@ impl Engine {
                     to = to.max(receipt.to);
                 }
                 (receipt.from, receipt.to) = (from, to);
+                // What the assistant said about the topic anywhere in this context came from
+                // the user's words about it: it goes with them.
+                if receipt.episodes + receipt.episodes_trimmed > 0 {
+                    let replies: Vec<i64> = tx
+                        .prepare(
+                            "SELECT id FROM messages WHERE role = 'assistant' AND actor = 'assistant'",
+                        )?
+                        .query_map([], |r| r.get(0))?
+                        .collect::<rusqlite::Result<_>>()?;
+                    for reply in replies {
+                        cut_sentences(
+                            &tx,
+                            reply,
+                            |text| clauses::mentions(text, query),
+                            &secret,
+                            &mut receipt,
+                        )?;
+                    }
+                }
             }
             _ => forget_messages(&tx, &filter, &args, &secret, &mut receipt)?,
         }
@@ -900,47 +919,68 @@ fn forget_echoes(
         .collect::<rusqlite::Result<_>>()?
     };
     for reply in replies {
-        for _ in 0..MAX_ECHOES_PER_REPLY {
-            let found: Option<(String, String)> = tx
-                .query_row(
-                    "SELECT text, sent_at FROM messages WHERE id = ?1",
-                    [reply],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?;
-            let Some((text, sent_at)) = found else { break };
-            let Some(echo) = clauses::echoes(&text, &said.words).into_iter().next() else {
-                break;
-            };
-            receipt.echoes += 1;
-            let resting: Option<i64> = tx
-                .query_row(
-                    "SELECT id FROM episodes WHERE message_id = ?1 AND span_start < ?3
-                     AND span_end > ?2 ORDER BY span_start LIMIT 1",
-                    params![reply, echo.start as i64, echo.end as i64],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            if let Some(episode) = resting {
-                forget_episode(tx, EpisodeId(episode), secret, receipt)?;
-                continue;
-            }
-            let others: i64 = tx.query_row(
-                "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1)
-                      + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1)",
+        cut_sentences(
+            tx,
+            reply,
+            |text| clauses::echoes(text, &said.words),
+            secret,
+            receipt,
+        )?;
+    }
+    Ok(())
+}
+
+/// Cuts from message `reply` (an assistant's) the sentences `find` points at, one at a time
+/// until it finds none: one inside an episode of the reply (an assistant's commitment)
+/// forgets that episode; a reply with nothing else in it and nothing resting on it goes
+/// whole; otherwise the sentence becomes [`REDACTED`], with a tombstone of the original.
+/// Each counts in `receipt.echoes`.
+fn cut_sentences(
+    tx: &Transaction<'_>,
+    reply: i64,
+    find: impl Fn(&str) -> Vec<std::ops::Range<usize>>,
+    secret: &[u8],
+    receipt: &mut ForgetReceipt,
+) -> Result<()> {
+    for _ in 0..MAX_ECHOES_PER_REPLY {
+        let found: Option<(String, String)> = tx
+            .query_row(
+                "SELECT text, sent_at FROM messages WHERE id = ?1",
                 [reply],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some((text, sent_at)) = found else { break };
+        let Some(echo) = find(&text).into_iter().next() else {
+            break;
+        };
+        receipt.echoes += 1;
+        let resting: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM episodes WHERE message_id = ?1 AND span_start < ?3
+                 AND span_end > ?2 ORDER BY span_start LIMIT 1",
+                params![reply, echo.start as i64, echo.end as i64],
                 |r| r.get(0),
-            )?;
-            let rest = format!("{} {}", &text[..echo.start], &text[echo.end..]);
-            if others == 0 && clauses::content_stems(&rest).is_empty() {
-                forget_messages(tx, "id = ?1", &[reply.to_string()], secret, receipt)?;
-                break;
-            }
-            receipt.tombstones +=
-                write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, receipt.at)?;
-            crate::capture::restate::cut_span(tx, reply, echo.start, echo.end, REDACTED)?;
-            receipt.messages_redacted += 1;
+            )
+            .optional()?;
+        if let Some(episode) = resting {
+            forget_episode(tx, EpisodeId(episode), secret, receipt)?;
+            continue;
         }
+        let others: i64 = tx.query_row(
+            "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1)
+                  + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1)",
+            [reply],
+            |r| r.get(0),
+        )?;
+        let rest = format!("{} {}", &text[..echo.start], &text[echo.end..]);
+        if others == 0 && clauses::content_stems(&rest).is_empty() {
+            forget_messages(tx, "id = ?1", &[reply.to_string()], secret, receipt)?;
+            break;
+        }
+        receipt.tombstones += write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, receipt.at)?;
+        crate::capture::restate::cut_span(tx, reply, echo.start, echo.end, REDACTED)?;
+        receipt.messages_redacted += 1;
     }
     Ok(())
 }

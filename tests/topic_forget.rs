@@ -562,3 +562,66 @@ fn a_named_other_persons_reply_is_no_echo() {
         "Melanie's memory stays"
     );
 }
+
+/// A topic forget takes what the assistant said about the topic anywhere in the context, not
+/// only the reply right after: a fresh user found "since coriander is out, try parsley" two
+/// turns later, and the next day's "tacos without the coriander you dislike", left behind.
+#[test]
+fn a_topic_forget_takes_the_assistants_later_mentions_of_the_topic() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock);
+    import(
+        &mut engine,
+        dir.path(),
+        "d1",
+        &[
+            ("user", "I hate coriander.", "2026-03-02T08:00:00Z"),
+            ("assistant", "Understood.", "2026-03-02T08:00:10Z"),
+            (
+                "user",
+                "We decided to paint the kitchen green.",
+                "2026-03-02T08:05:00Z",
+            ),
+            (
+                "assistant",
+                "Green is a good choice. By the way, since coriander is out, try parsley instead.",
+                "2026-03-02T08:05:10Z",
+            ),
+        ],
+    );
+    import(
+        &mut engine,
+        dir.path(),
+        "d2",
+        &[
+            (
+                "user",
+                "What should I cook tonight?",
+                "2026-03-02T10:00:00Z",
+            ),
+            (
+                "assistant",
+                "How about tacos without the coriander you dislike? Add lime.",
+                "2026-03-02T10:00:10Z",
+            ),
+        ],
+    );
+    let receipt = engine
+        .forget(&ForgetScope::Topic {
+            query: "coriander".into(),
+        })
+        .unwrap();
+    // One sentence in each of the two replies that name coriander.
+    assert_eq!(receipt.echoes, 2, "{receipt:?}");
+    let export = engine.export_value().unwrap().to_string();
+    assert!(export.contains("Green is a good choice."), "{export}");
+    assert!(export.contains("Add lime."), "{export}");
+    assert!(texts(&engine).iter().any(|t| t.contains("kitchen")));
+    drop(engine);
+    assert_eq!(
+        common::occurrences(&data, "coriander"),
+        Vec::<String>::new()
+    );
+}

@@ -176,6 +176,22 @@ pub(crate) fn without_topic(text: &str, topic: &str) -> Option<(String, Vec<Rang
     Some((joined, gone))
 }
 
+/// The byte ranges of the sentences of `text` that hold a content word of `topic` (by stem,
+/// as [`without_topic`] finds the clauses about it): what an assistant said about a topic the
+/// user had it forget ("since coriander is out, try parsley").
+pub(crate) fn mentions(text: &str, topic: &str) -> Vec<Range<usize>> {
+    let stems = content_stems(topic);
+    if stems.is_empty() {
+        return Vec::new();
+    }
+    let words = tokenize(text);
+    sentences(text, &words)
+        .into_iter()
+        .filter(|s| holds_a_stem_of(&words[s.clone()], &stems))
+        .map(|s| words[s.start].span.start..words[s.end - 1].span.end)
+        .collect()
+}
+
 /// The byte ranges of the sentences of `reply` that repeat `forgotten`: a sentence sharing
 /// `s` content stems with it (of `n` in the forgotten words and `m` in the sentence) is an
 /// echo when `s ≥ min(2, n)` and either `2s ≥ n` (it repeats at least half of what was
@@ -291,6 +307,16 @@ mod tests {
             None,
             "'and so on' is not a clause (no subject after 'and'), so there is one clause"
         );
+    }
+
+    #[test]
+    fn a_mention_is_a_sentence_with_a_word_of_the_topic() {
+        let t = "By the way, since coriander is out, try parsley. Add lime!";
+        assert_eq!(
+            texts(t, &mentions(t, "coriander")),
+            ["By the way, since coriander is out, try parsley."]
+        );
+        assert!(mentions(t, "the").is_empty(), "no content word, no mention");
     }
 
     #[test]
