@@ -182,7 +182,8 @@ fn clause_ranges(w: &[Word]) -> impl Iterator<Item = Range<usize>> + '_ {
 #[rustfmt::skip]
 const PASSING_ON: &[&str] = &[
     "replied", "answered", "texted", "emailed", "messaged", "asked", "svarade", "berättade",
-    "frågade", "sms:ade", "mejlade", "svarede", "fortalte", "spurgte",
+    "frågade", "sms:ade", "mejlade", "svarede", "fortalte", "spurgte", "sent", "forwarded",
+    "skickade", "vidarebefordrade", "sendte", "videresendte",
 ];
 
 /// Who the words were said to, between the verb and what was said ("told *me*: …", "sa *till
@@ -271,19 +272,23 @@ fn follows_a_passing_on(text: &str, w: &[Word]) -> bool {
         .is_some_and(|first| lead_passes_on(&text[..first.span.start]))
 }
 
-/// Whether `lead`, the words of a message before an episode, ends by introducing somebody
-/// else's words on the lines that follow: its last line ends with a colon after a verb of
-/// saying ("My colleague wrote:", "Min chef skrev:", "Chefen sagde til mig:"), so an
+/// Whether `lead`, the words of a message before an episode, introduces somebody else's
+/// words on the lines that follow: a line of its last paragraph ends with a colon after a
+/// verb of saying ("My colleague wrote:", "Min chef skrev:", "Chefen sagde til mig:"), so an
 /// instruction pasted below it is passed on, not the user's (capture makes the lead-in an
 /// episode of its own, so the instruction's episode alone cannot tell).
 pub fn lead_passes_on(lead: &str) -> bool {
-    let lead = lead.trim_end();
-    if !lead.ends_with(':') {
-        return false;
-    }
-    let last = lead.rsplit('\n').next().unwrap_or(lead);
-    let w = words::tokenize(last);
-    introduced_before(&w, w.len())
+    // The lines of the paragraph the words are in, from the nearest back: a pasted message
+    // runs until a blank line ("My colleague wrote:\nPlease review.\nAlways attach the PDF.").
+    let paragraph = lead.rsplit("\n\n").next().unwrap_or(lead);
+    paragraph.lines().any(|line| {
+        let line = line.trim_end();
+        if !line.ends_with(':') {
+            return false;
+        }
+        let w = words::tokenize(line);
+        introduced_before(&w, w.len())
+    })
 }
 
 fn instruction(clause: &[Word]) -> bool {
@@ -355,6 +360,22 @@ mod tests {
             ["Always offer three time slots"]
         );
         assert!(!lead_passes_on("As I wrote:"));
+        // A pasted message runs on for lines, until a blank line.
+        assert!(
+            extract("My colleague wrote:\nPlease review the doc.\nAlways attach the PDF.")
+                .is_empty()
+        );
+        assert!(
+            extract("Here is what my manager sent:\nAlways use the company template.").is_empty()
+        );
+        assert!(
+            extract("Min kollega skrev:\nBra jobbat.\nSvara alltid med punktlistor.").is_empty()
+        );
+        assert_eq!(
+            extract("My colleague wrote:\nPlease review the doc.\n\nAlways answer in Swedish."),
+            ["Always answer in Swedish"],
+            "after the blank line the user speaks again"
+        );
         assert!(!lead_passes_on("My colleague wrote something funny."));
     }
 
