@@ -217,3 +217,30 @@ fn forget_everything_with_a_mistyped_data_dir_creates_nothing_and_says_what_to_c
     let all = forget_json(&data, &["--from", "2026-01-01"]);
     assert_eq!(all["messages"], 3, "{all}");
 }
+
+/// `list --from` alone runs up to now, as `forget --from` alone does (a fresh user found
+/// that `list` demanded `--to` where `forget` did not).
+#[test]
+fn list_from_alone_runs_until_now() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = imported(dir.path());
+    // From 3 March in HST (2026-03-03T10:00Z) on, only the 4 March 09:00Z message is there;
+    // from 1 March (2026-03-01T10:00Z) on, all three.
+    let out = minne(&data)
+        .args(["list", "--json", "--from", "2026-03-03"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let late: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(late.as_array().unwrap().len(), 1, "{late}");
+    let out = minne(&data)
+        .args(["list", "--json", "--from", "2026-03-01"])
+        .output()
+        .unwrap();
+    let all: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 3, "{all}");
+}

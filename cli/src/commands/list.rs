@@ -13,10 +13,10 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     offset: usize,
     /// List what was said from this time on instead: each message with its episodes, oldest
-    /// first. Needs --to. A date (2025-03-20: from the start of that day), a time
+    /// first; with no --to, up to now. A date (2025-03-20: from the start of that day), a time
     /// (2025-03-20T14:00), both in your local time zone, or RFC 3339 with its offset
     /// (2025-03-20T14:00:00+01:00), as `forget --from` takes them.
-    #[arg(long, requires = "to", value_name = "TIME")]
+    #[arg(long, value_name = "TIME")]
     from: Option<String>,
     /// End of the window, not included, in the same forms; a date means up to the end of
     /// that day. Needs --from.
@@ -29,9 +29,13 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let engine = env.open()?;
-    if let (Some(from), Some(to)) = (&args.from, &args.to) {
+    if let Some(from) = &args.from {
         let from = parse_time(from, Edge::Start).map_err(|e| anyhow!("--from: {e}"))?;
-        let to = parse_time(to, Edge::End).map_err(|e| anyhow!("--to: {e}"))?;
+        // Without --to, up to and including this second (as `forget --from` alone runs).
+        let to = match &args.to {
+            Some(to) => parse_time(to, Edge::End).map_err(|e| anyhow!("--to: {e}"))?,
+            None => chrono::Utc::now() + chrono::Duration::seconds(1),
+        };
         if to <= from {
             bail!("--to must be after --from");
         }
