@@ -89,18 +89,12 @@ impl Engine {
             .store
             .conn_mut()
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let old: (i64, String) = tx
-            .query_row(
-                "SELECT message_id, text FROM episodes WHERE id = ?1",
-                [id.0],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?
-            .ok_or(Error::NotFound {
-                kind: "episode",
-                id: id.0,
-            })?;
-        let Some(messages_redacted) = rewrite_episode(&tx, id, new_text, &secret, at)? else {
+        let Some(Rewritten {
+            messages_redacted,
+            message_id,
+            old_text,
+        }) = rewrite_episode(&tx, id, new_text, &secret, at)?
+        else {
             return Ok(EditReceipt {
                 episode: id,
                 text: new_text.to_string(),
@@ -114,7 +108,6 @@ impl Engine {
                 changed: false,
             });
         };
-        let (message_id, old_text) = old;
         let echoes =
             crate::forget::cut_edited_echoes(&tx, message_id, &old_text, new_text, &secret, at)?;
         let facts_dropped = crate::consolidate::drop_unsupported_facts(&tx)?;
@@ -170,8 +163,8 @@ impl Engine {
 
 /// Replaces the words of episode `id` with `new_text` inside `tx`, as [`Engine::edit_episode`]
 /// does (module docs), up to but not including dropping unsupported facts, re-embedding and
-/// consolidating, which the caller does after. Returns the number of source messages whose
-/// quote was replaced, or `None` when the episode already reads `new_text` (nothing changed).
+/// consolidating, which the caller does after. Returns what it replaced ([`Rewritten`]), or
+/// `None` when the episode already reads `new_text` (nothing changed).
 /// Errors: [`Error::NotFound`] for an unknown episode.
 pub(crate) fn rewrite_episode(
     tx: &rusqlite::Transaction<'_>,
@@ -179,7 +172,7 @@ pub(crate) fn rewrite_episode(
     new_text: &str,
     secret: &[u8],
     at: DateTime<Utc>,
-) -> Result<Option<usize>> {
+) -> Result<Option<Rewritten>> {
     let found: Option<(String, i64, i64, i64)> = tx
         .query_row(
             "SELECT text, message_id, span_start, span_end FROM episodes WHERE id = ?1",
@@ -259,7 +252,21 @@ pub(crate) fn rewrite_episode(
                (SELECT 1 FROM procedure_sources s WHERE s.procedure_id = procedures.id)",
         [],
     )?;
-    Ok(Some(messages_redacted))
+    Ok(Some(Rewritten {
+        messages_redacted,
+        message_id,
+        old_text,
+    }))
+}
+
+/// What [`rewrite_episode`] replaced.
+pub(crate) struct Rewritten {
+    /// Source messages whose quote now reads the new words.
+    pub messages_redacted: usize,
+    /// The episode's own source message.
+    pub message_id: i64,
+    /// The episode's words before.
+    pub old_text: String,
 }
 
 /// Derives again what capture derives from an episode's words, from `new_text` read at its

@@ -868,11 +868,23 @@ fn trim_episode(
     )?;
     let written = Some(parse_utc(&sent_at)?);
     (receipt.from, receipt.to) = (written, written);
-    if let Some(redacted) = crate::edit::rewrite_episode(tx, id, kept, secret, receipt.at)? {
-        receipt.messages_redacted += redacted;
-        receipt.tombstones += redacted;
+    let count = |sql: &str| -> rusqlite::Result<usize> {
+        tx.query_row(sql, [id.0], |r| r.get::<_, i64>(0))
+            .map(|n| n as usize)
+    };
+    let vectors = count("SELECT count(*) FROM embeddings WHERE episode_id = ?1")?;
+    let tombstones_now = || -> rusqlite::Result<usize> {
+        tx.query_row("SELECT count(*) FROM tombstones", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map(|n| n as usize)
+    };
+    let tombstones = tombstones_now()?;
+    if let Some(done) = crate::edit::rewrite_episode(tx, id, kept, secret, receipt.at)? {
+        receipt.messages_redacted += done.messages_redacted;
+        receipt.tombstones += tombstones_now()? - tombstones;
         receipt.episodes_trimmed += 1;
-        receipt.embeddings += 1;
+        receipt.embeddings += vectors;
     }
     if role == "user" {
         let said = Said {
@@ -955,24 +967,12 @@ fn cut_sentences(
             break;
         };
         receipt.echoes += 1;
-        let resting: Option<i64> = tx
-            .query_row(
-                "SELECT id FROM episodes WHERE message_id = ?1 AND span_start < ?3
-                 AND span_end > ?2 ORDER BY span_start LIMIT 1",
-                params![reply, echo.start as i64, echo.end as i64],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let resting = episode_over(tx, reply, &echo)?;
         if let Some(episode) = resting {
             forget_episode(tx, EpisodeId(episode), secret, receipt)?;
             continue;
         }
-        let others: i64 = tx.query_row(
-            "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1)
-                  + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1)",
-            [reply],
-            |r| r.get(0),
-        )?;
+        let others = resting_on(tx, reply)?;
         let rest = format!("{} {}", &text[..echo.start], &text[echo.end..]);
         if others == 0 && clauses::content_stems(&rest).is_empty() {
             forget_messages(tx, "id = ?1", &[reply.to_string()], secret, receipt)?;
@@ -983,6 +983,32 @@ fn cut_sentences(
         receipt.messages_redacted += 1;
     }
     Ok(())
+}
+
+/// How many episodes and restatements rest on message `message_id`.
+fn resting_on(tx: &Transaction<'_>, message_id: i64) -> Result<i64> {
+    Ok(tx.query_row(
+        "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1)
+              + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1)",
+        [message_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// The first episode of message `message_id` whose quote overlaps the byte range `span`.
+fn episode_over(
+    tx: &Transaction<'_>,
+    message_id: i64,
+    span: &std::ops::Range<usize>,
+) -> Result<Option<i64>> {
+    Ok(tx
+        .query_row(
+            "SELECT id FROM episodes WHERE message_id = ?1 AND span_start < ?3
+             AND span_end > ?2 ORDER BY span_start LIMIT 1",
+            params![message_id, span.start as i64, span.end as i64],
+            |r| r.get(0),
+        )
+        .optional()?)
 }
 
 /// The placeholder that replaces a reply's echo of words the user edited away.
@@ -1036,14 +1062,7 @@ pub(crate) fn cut_edited_echoes(
             let takes = clauses::content_stems(&text[echo.clone()])
                 .iter()
                 .any(|s| taken.contains(s));
-            let resting: Option<i64> = tx
-                .query_row(
-                    "SELECT id FROM episodes WHERE message_id = ?1 AND span_start < ?3
-                     AND span_end > ?2 LIMIT 1",
-                    params![reply, echo.start as i64, echo.end as i64],
-                    |r| r.get(0),
-                )
-                .optional()?;
+            let resting = episode_over(tx, reply, &echo)?;
             if takes && resting.is_none() {
                 echoes.push(echo);
             }
@@ -1082,12 +1101,7 @@ fn forget_restatements(
             "DELETE FROM episode_mentions WHERE episode_id = ?1 AND message_id = ?2",
             [id.0, message_id],
         )?;
-        let others: i64 = tx.query_row(
-            "SELECT (SELECT count(*) FROM episodes WHERE message_id = ?1)
-                  + (SELECT count(*) FROM episode_mentions WHERE message_id = ?1)",
-            [message_id],
-            |r| r.get(0),
-        )?;
+        let others = resting_on(tx, message_id)?;
         if others == 0 {
             forget_messages(tx, "id = ?1", &[message_id.to_string()], secret, receipt)?;
             continue;
