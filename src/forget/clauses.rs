@@ -5,7 +5,8 @@
 //!
 //! Words are compared by their content words (the recall stop-words dropped,
 //! [`crate::recall::lexical::content_words`]) after Snowball English stemming, on both sides
-//! alike, so "hates" meets "hate" and "koriander" meets only "koriander".
+//! alike, so "hates" meets "hate"; in a Swedish or Danish memory also after that language's
+//! Snowball stemming, so a topic forget of "koriander" meets "koriandern" and "korianderen".
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -13,6 +14,7 @@ use std::ops::Range;
 use rust_stemmers::{Algorithm, Stemmer};
 
 use crate::consolidate::words::{Word, mask_annotations, sentences, tokenize};
+use crate::recall::language::{self, Language};
 
 /// Coordinators that join two clauses, each a statement of its own, when a subject follows
 /// ("…, and I hate coriander", "… men jag hatar koriander", "… og jeg hader koriander").
@@ -108,15 +110,56 @@ pub(crate) fn content_stems(text: &str) -> HashSet<String> {
         .collect()
 }
 
-/// Whether the words in `words` hold a content word of `topic` (its stems, [`content_stems`]).
-fn holds_a_stem_of(words: &[Word], topic: &HashSet<String>) -> bool {
-    let stemmer = Stemmer::create(Algorithm::English);
-    words.iter().filter(|w| !w.punct).any(|w| {
-        w.low
-            .split(['\'', '’', '-'])
-            .filter(|p| !p.is_empty())
-            .any(|p| topic.contains(stemmer.stem(p).as_ref()))
-    })
+/// The stemmers a text is compared by: Snowball English for every text, and for a text in
+/// Swedish or Danish ([`language::detect`]) that language's Snowball stemmer too, so the
+/// definite and plural forms meet their word ("koriandern", "korianderen" and "koriander").
+/// A Nordic stemmer is never run on an English text: it would take "hated" for "hat".
+struct Stemmers {
+    english: Stemmer,
+    nordic: Option<(&'static str, Stemmer)>,
+}
+
+impl Stemmers {
+    fn for_text(text: &str) -> Self {
+        let nordic = match language::detect(text) {
+            Some(Language::Sv) => Some(("sv:", Stemmer::create(Algorithm::Swedish))),
+            Some(Language::Da) => Some(("da:", Stemmer::create(Algorithm::Danish))),
+            _ => None,
+        };
+        Stemmers {
+            english: Stemmer::create(Algorithm::English),
+            nordic,
+        }
+    }
+
+    /// The keys of `word` (lowercased): its English stem, and its tagged Nordic stem.
+    fn keys(&self, word: &str) -> impl Iterator<Item = String> {
+        let english = self.english.stem(word).into_owned();
+        let nordic = self
+            .nordic
+            .as_ref()
+            .map(|(tag, stemmer)| format!("{tag}{}", stemmer.stem(word)));
+        std::iter::once(english).chain(nordic)
+    }
+
+    /// The keys of the content words of `topic`.
+    fn topic_keys(&self, topic: &str) -> HashSet<String> {
+        let masked = mask_annotations(topic);
+        crate::recall::lexical::content_words(&masked, &[])
+            .iter()
+            .flat_map(|w| self.keys(w))
+            .collect()
+    }
+
+    /// Whether the words in `words` hold a content word of the topic whose keys are `topic`.
+    fn holds(&self, words: &[Word], topic: &HashSet<String>) -> bool {
+        words.iter().filter(|w| !w.punct).any(|w| {
+            w.low
+                .split(['\'', '’', '-'])
+                .filter(|p| !p.is_empty())
+                .any(|p| self.keys(p).any(|k| topic.contains(&k)))
+        })
+    }
 }
 
 /// What is left of a memory's `text` once its clauses about `topic` go: the other clauses,
@@ -126,7 +169,8 @@ fn holds_a_stem_of(words: &[Word], topic: &HashSet<String>) -> bool {
 /// clause split cannot place), every clause does, a clause that would stay points back
 /// ([`ANAPHORA`]: it may be about what goes), or what is left holds no content word.
 pub(crate) fn without_topic(text: &str, topic: &str) -> Option<(String, Vec<Range<usize>>)> {
-    let stems = content_stems(topic);
+    let stemmers = Stemmers::for_text(text);
+    let stems = stemmers.topic_keys(topic);
     if stems.is_empty() {
         return None;
     }
@@ -137,7 +181,7 @@ pub(crate) fn without_topic(text: &str, topic: &str) -> Option<(String, Vec<Rang
     let (mut kept, mut gone) = (Vec::new(), Vec::new());
     for part in parts {
         let words = tokenize(&text[part.clone()]);
-        if holds_a_stem_of(&words, &stems) {
+        if stemmers.holds(&words, &stems) {
             gone.push(part);
         } else {
             kept.push(part);
@@ -180,14 +224,15 @@ pub(crate) fn without_topic(text: &str, topic: &str) -> Option<(String, Vec<Rang
 /// as [`without_topic`] finds the clauses about it): what an assistant said about a topic the
 /// user had it forget ("since coriander is out, try parsley").
 pub(crate) fn mentions(text: &str, topic: &str) -> Vec<Range<usize>> {
-    let stems = content_stems(topic);
+    let stemmers = Stemmers::for_text(text);
+    let stems = stemmers.topic_keys(topic);
     if stems.is_empty() {
         return Vec::new();
     }
     let words = tokenize(text);
     sentences(text, &words)
         .into_iter()
-        .filter(|s| holds_a_stem_of(&words[s.clone()], &stems))
+        .filter(|s| stemmers.holds(&words[s.clone()], &stems))
         .map(|s| words[s.start].span.start..words[s.end - 1].span.end)
         .collect()
 }
@@ -269,6 +314,43 @@ mod tests {
         assert_eq!(
             without_topic("My sister lives in Oslo. She hates her job.", "hate").map(|(k, _)| k),
             Some("My sister lives in Oslo.".to_string())
+        );
+    }
+
+    #[test]
+    fn a_nordic_memory_meets_its_topic_in_the_definite_and_plural_forms() {
+        // Swedish and Danish put the article on the end of the noun: "koriandern" (sv) and
+        // "korianderen" (da) are "the coriander". Snowball Swedish takes -ern and -er off
+        // alike (both "koriand"), Snowball Danish -eren and -er, so the clause is found by
+        // the stemmer of the memory's own language; English Snowball keeps them apart.
+        assert_eq!(
+            without_topic(
+                "Jag älskar att segla, men jag hatar koriandern.",
+                "koriander"
+            )
+            .map(|(kept, _)| kept),
+            Some("Jag älskar att segla.".to_string())
+        );
+        assert_eq!(
+            without_topic(
+                "Jeg elsker at sejle, og jeg hader korianderen.",
+                "koriander"
+            )
+            .map(|(kept, _)| kept),
+            Some("Jeg elsker at sejle.".to_string())
+        );
+        // The Swedish definite plural "bilarna" ("the cars") meets "bil" once -arna is off.
+        let said = "Jag köpte nya däck till bilarna. Sen åt vi middag.";
+        let found = mentions(said, "bil");
+        assert_eq!(
+            found.iter().map(|r| &said[r.clone()]).collect::<Vec<_>>(),
+            vec!["Jag köpte nya däck till bilarna."]
+        );
+        // An English memory is stemmed in English only: Swedish Snowball would take "hated"
+        // to "hat" and forget a clause about hating for a topic "hat".
+        assert_eq!(
+            without_topic("I bought a hat, and I hated the queue.", "hat").map(|(k, _)| k),
+            Some("I hated the queue.".to_string())
         );
     }
 

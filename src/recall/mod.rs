@@ -29,7 +29,7 @@ mod conflict;
 mod dense;
 mod fusion;
 pub mod kinds;
-mod language;
+pub(crate) mod language;
 pub(crate) mod lexical;
 mod profile;
 pub mod prompt;
