@@ -64,25 +64,44 @@ pub struct EditReceipt {
     pub changed: bool,
 }
 
+/// The new words of an edit, trimmed, or why they cannot be a memory's words: empty,
+/// longer than [`MAX_EDIT_BYTES`], holding NUL, or a request not to keep them ("Don't
+/// remember this", [`crate::capture::asks_not_to_keep`]). Capture never stores such a
+/// request as a memory (it withholds the message), so an edit must not either: what the user
+/// means is to remove the memory, which is a forget. Errors: [`Error::InvalidInput`], saying
+/// which and what to do instead.
+fn checked_new_text(new_text: &str) -> Result<&str> {
+    let new_text = new_text.trim();
+    if new_text.is_empty() {
+        return Err(Error::InvalidInput(
+            "the new text is empty: to remove a memory, forget it (`minne forget --id`)".into(),
+        ));
+    }
+    if new_text.len() > MAX_EDIT_BYTES || new_text.contains('\0') {
+        return Err(Error::InvalidInput(format!(
+            "the new text must be at most {MAX_EDIT_BYTES} bytes of text without NUL; shorten it"
+        )));
+    }
+    if crate::capture::asks_not_to_keep(new_text) {
+        return Err(Error::InvalidInput(
+            "the new text asks not to be remembered, so Minne will not store it as a memory: \
+             to remove the memory, use `minne forget --id`"
+                .into(),
+        ));
+    }
+    Ok(new_text)
+}
+
 impl Engine {
     /// Replaces the words of episode `id` with `new_text` (trimmed; 1 to [`MAX_EDIT_BYTES`]
     /// bytes, no NUL). Provenance stays; the old words leave the store (see the module
     /// docs); the episode is re-embedded and marked `edited_at`.
     ///
-    /// Errors: [`Error::InvalidInput`] for an empty, oversized or NUL-holding text,
+    /// Errors: [`Error::InvalidInput`] for an empty, oversized or NUL-holding text, or one
+    /// that asks not to be remembered ("Don't remember this": forget the memory instead),
     /// [`Error::NotFound`] for an unknown episode; on any error nothing changes.
     pub fn edit_episode(&mut self, id: EpisodeId, new_text: &str) -> Result<EditReceipt> {
-        let new_text = new_text.trim();
-        if new_text.is_empty() {
-            return Err(Error::InvalidInput(
-                "the new text is empty: to remove a memory, forget it (`minne forget --id`)".into(),
-            ));
-        }
-        if new_text.len() > MAX_EDIT_BYTES || new_text.contains('\0') {
-            return Err(Error::InvalidInput(format!(
-                "the new text must be at most {MAX_EDIT_BYTES} bytes of text without NUL; shorten it"
-            )));
-        }
+        let new_text = checked_new_text(new_text)?;
         let at = self.clock.now();
         let secret = self.tombstone_secret()?;
         let tx = self
@@ -337,4 +356,42 @@ fn rederive(
         params![id.0, due_start, due_end],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh user's `minne edit ID "Don't remember this"` stored the withhold request as the
+    /// memory's words. Such words ask for the memory to go, which is a forget: the edit is
+    /// refused with an error that says so, whatever else the words hold.
+    #[rstest::rstest]
+    #[case::en("Don't remember this")]
+    #[case::en_sentence("Please don't remember this, it was private.")]
+    #[case::off_the_record("Off the record: the salary is 60k.")]
+    #[case::sv("Kom inte ihåg det här.")]
+    #[case::da("Husk ikke det her.")]
+    fn a_withhold_request_is_no_edit(#[case] text: &str) {
+        let err = checked_new_text(text).expect_err("a withhold request must not become a memory");
+        let Error::InvalidInput(message) = &err else {
+            panic!("`{text}` must be refused as invalid input, got {err:?}");
+        };
+        assert!(
+            message.contains("minne forget"),
+            "the error must say how to remove the memory instead: {message}"
+        );
+    }
+
+    #[test]
+    fn ordinary_words_are_an_edit() {
+        assert_eq!(
+            checked_new_text("  I remember that the launch is on Friday. ").ok(),
+            Some("I remember that the launch is on Friday."),
+            "a statement, even one with `remember` in it, is a memory's words, trimmed"
+        );
+        assert!(
+            checked_new_text("I don't remember that film.").is_ok(),
+            "the speaker reporting their own memory asks nothing of Minne"
+        );
+    }
 }
