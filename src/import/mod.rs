@@ -217,23 +217,39 @@ pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
     (truncated, cleaned)
 }
 
-/// `text` with each run of control characters other than tab and line breaks (`\n`, `\r`)
-/// replaced by one space, so the words on either side stay apart ("ctrl\u{0}nul" becomes
-/// "ctrl nul", not "ctrlnul"). A run at either end of the text, or next to whitespace, is
-/// simply dropped: there are no words there to keep apart.
-fn without_controls(text: &str) -> String {
+/// `text` with each run of the characters of [`is_left_out`] taken out so that the words
+/// around it read as if it had never been typed: between two words it becomes one space, so
+/// they stay apart ("ctrl\u{0}nul" becomes "ctrl nul", not "ctrlnul"); next to a space it
+/// leaves no second one ("hello \u{7} world" becomes "hello world", not "hello  world"); at
+/// either end of the text it leaves no space behind ("\u{7} hi" becomes "hi"). Tabs and line
+/// breaks stay as typed. Idempotent, and the same for every road in (import, the MCP
+/// `remember` tool), so stored words and a caller's copy of them agree.
+pub fn without_controls(text: &str) -> String {
+    let blank = |c: char| c == ' ' || c == '\t';
     let mut out = String::with_capacity(text.len());
-    let mut pending = false;
-    for c in text.chars() {
-        if is_left_out(c) {
-            pending = true;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !is_left_out(c) {
+            out.push(c);
             continue;
         }
-        if pending && !c.is_whitespace() && !out.is_empty() && !out.ends_with(char::is_whitespace) {
-            out.push(' ');
+        while chars.next_if(|&n| is_left_out(n)).is_some() {}
+        let space_before = out.is_empty() || out.ends_with(char::is_whitespace);
+        match chars.peek() {
+            // The run ended the text: a space typed before it now ends the text instead.
+            None => out.truncate(out.trim_end_matches(blank).len()),
+            // A space on both sides of the run (or the run opened the text): one is enough.
+            Some(&n) if n.is_whitespace() => {
+                if space_before {
+                    while chars.next_if(|&n| blank(n)).is_some() {}
+                }
+            }
+            Some(_) => {
+                if !space_before {
+                    out.push(' ');
+                }
+            }
         }
-        pending = false;
-        out.push(c);
     }
     out
 }
@@ -444,6 +460,31 @@ mod tests {
                 c as u32
             );
         }
+    }
+
+    /// A fresh user's finding: taking a control character out left the spaces typed around
+    /// it, so "hello \u{7} world" was stored with two spaces and "\u{7} hi" with a leading
+    /// one. The words must read as if the character had never been there, and cleaning
+    /// clean text changes nothing.
+    #[rstest::rstest]
+    #[case::glued_to_a_word("hello\u{7} world", "hello world")]
+    #[case::between_spaces("hello \u{7} world", "hello world")]
+    #[case::run_between_spaces("hello \u{0}\u{7}\u{1b}  world", "hello world")]
+    #[case::between_letters("a\u{0}b", "a b")]
+    #[case::leading("\u{7} hello", "hello")]
+    #[case::trailing("hello \u{7}", "hello")]
+    #[case::before_a_line_break("hello\u{7}\nworld", "hello\nworld")]
+    #[case::tab_after_space("a \u{7}\tb", "a b")]
+    fn a_removed_control_character_leaves_no_stray_space(
+        #[case] text: &str,
+        #[case] cleaned: &str,
+    ) {
+        assert_eq!(without_controls(text), cleaned, "cleaning {text:?}");
+        assert_eq!(
+            without_controls(cleaned),
+            cleaned,
+            "cleaning is idempotent: the stored words are clean already"
+        );
     }
 
     #[test]

@@ -211,10 +211,11 @@ pub struct ContextArgs {
 /// Stores one message (source `mcp`), captures it at once and returns its episodes.
 pub fn remember(s: &mut State, args: RememberArgs) -> anyhow::Result<Reply> {
     // The characters the engine leaves out of imports (`minne::import::is_left_out`: control
-    // characters other than tab and line breaks, bidirectional overrides) are dropped. Done here so the buffered copy matches the stored words, which
-    // the tombstone check of a later hand-in compares against.
-    let mut text = args.text;
-    text.retain(|c| !minne::import::is_left_out(c));
+    // characters other than tab and line breaks, bidirectional overrides) are taken out the
+    // way import takes them out (`minne::import::without_controls`: no word glued to the
+    // next, no doubled or stray space). Done here so the buffered copy matches the stored
+    // words, which the tombstone check of a later hand-in compares against.
+    let text = minne::import::without_controls(&args.text);
     if text.trim().is_empty() {
         bail!("`text` is empty: give the words to remember");
     }
