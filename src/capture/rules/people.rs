@@ -67,6 +67,22 @@ const NOT_NAMES: &[&str] = &[
     "lol",
 ];
 
+/// Adverbs of frequency, time and degree, en/sv/da, that open sentences in capitals
+/// ("Always answer briefly", "Aldrig före nio", "Altid på dansk") and name nobody: a
+/// capitalised common word is no person, wherever it stands and whatever follows it (a
+/// fresh user's "Always" was taken as a participant of the episode).
+#[rustfmt::skip]
+const ADVERBS: &[&str] = &[
+    "always", "never", "sometimes", "usually", "often", "rarely", "seldom", "ever", "also",
+    "still", "again", "already", "just", "only", "then", "now", "today", "tomorrow",
+    "yesterday", "tonight", "soon", "later", "first", "finally", "actually", "really", "please",
+    "alltid", "aldrig", "ibland", "ofta", "oftast", "sällan", "vanligtvis", "också", "fortfarande",
+    "igen", "redan", "bara", "även", "sedan", "idag", "imorgon", "igår", "snart", "senare",
+    "först", "faktiskt", "verkligen", "snälla", "altid", "somme", "tit", "ofte", "sjældent",
+    "normalt", "også", "stadig", "allerede", "kun", "endda", "så", "nu", "først", "faktisk",
+    "virkelig", "venligst",
+];
+
 /// Given names that are also common words: a name only away from the start of a sentence.
 const AMBIGUOUS: &[&str] = &[
     "will", "mark", "bill", "frank", "rich", "art", "guy", "pat", "sue", "don", "dawn", "rose",
@@ -325,6 +341,7 @@ fn classify(
             titled = true;
             r.start += 1;
         } else if w.is_any(NOT_NAMES)
+            || w.is_any(ADVERBS)
             || (at_start && w.is_any(FUNCTION_WORDS))
             || (at_start
                 && !is_given_name(&stem(&w.low))
@@ -340,7 +357,7 @@ fn classify(
             break;
         }
     }
-    while r.start < r.end && t[r.end - 1].is_any(NOT_NAMES) {
+    while r.start < r.end && (t[r.end - 1].is_any(NOT_NAMES) || t[r.end - 1].is_any(ADVERBS)) {
         r.end -= 1;
     }
     if r.is_empty() {
@@ -493,6 +510,28 @@ mod tests {
             people(text),
             expected,
             "titles and possessives are dropped, full names kept, companies, places and pets left out: {text}"
+        );
+    }
+
+    /// A fresh user's "Always" at the start of a sentence was a participant of the episode.
+    /// A capitalised adverb is a common word, not a name, wherever it stands and whatever
+    /// verb follows it ("Always says" reads like "Benedikt says"); a name beside it still
+    /// counts.
+    #[rstest]
+    #[case::always("Always answer briefly.", &[])]
+    #[case::always_says("Always says thanks, that one.", &[])]
+    #[case::never("Never calls me back, sadly.", &[])]
+    #[case::sometimes("Sometimes visits her on Sundays.", &[])]
+    #[case::usually("Usually meets Sara for lunch.", &["Sara"])]
+    #[case::sv_alltid("Alltid svarar hon kort.", &[])]
+    #[case::sv_aldrig("Aldrig före nio, säger Erik.", &["Erik"])]
+    #[case::da_altid("Altid på dansk, siger Mette.", &["Mette"])]
+    #[case::emphasis_inside("I Always book the window seat.", &[])]
+    fn a_capitalised_adverb_is_no_person(#[case] text: &str, #[case] expected: &[&str]) {
+        assert_eq!(
+            people(text),
+            expected,
+            "an adverb names nobody, capitalised or not: {text}"
         );
     }
 }
