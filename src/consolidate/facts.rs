@@ -440,6 +440,10 @@ pub fn extract(text: &str) -> Vec<Claim> {
                 if !clause_initial(w, start) && !matches!(how, Value::Kin) {
                     continue;
                 }
+                // "people call me Bert": what others call the user, not the name they give.
+                if *attribute == A::Name && called_by_others(w, start) {
+                    continue;
+                }
                 let quoted = is_quoted(text, w, start);
                 let mk = |attribute: Attribute, value: String| Claim {
                     attribute,
@@ -505,6 +509,16 @@ pub fn extract(text: &str) -> Vec<Claim> {
                     }
                 }
             }
+        }
+        if let Some((at, value)) = nickname(text, w) {
+            push(Claim {
+                attribute: A::Statement,
+                value,
+                correction: false,
+                quoted: is_quoted(text, w, at),
+                replaces: None,
+                ends: false,
+            });
         }
         for (list, polarity) in [(LIKES, "likes"), (DISLIKES, "dislikes")] {
             for pattern in list {
@@ -1043,6 +1057,57 @@ fn clause_initial(w: &[Word], start: usize) -> bool {
     true
 }
 
+/// Words that may stand right before "call me" in the user's own request to be called so
+/// ("*Please* call me Bert", "you *can* call me Bert", "feel free *to* call me Bert", "*but*
+/// call me Bert"): the listener is asked, so the name is the user's to give.
+const CALL_ME_REQUEST: &[&str] = &[
+    "please", "just", "can", "may", "could", "to", "and", "but", "so", "also", "instead",
+];
+
+/// Whether "call me" at `start` reports what others call the user ("people *call me* Bert",
+/// "my friends all call me Bert", "they call me Bert"): a subject stands before it in its
+/// clause, so it is a nickname the user is known by, not the name they give. A fresh user's
+/// "My name is Bertil Andersson, but people call me Bert" stored the name "Bert", superseding
+/// the full name said in the same breath.
+fn called_by_others(w: &[Word], start: usize) -> bool {
+    start > 0
+        && w[start].low == "call"
+        && !is_boundary(&w[start - 1])
+        && !CALL_ME_REQUEST.contains(&w[start - 1].low.as_str())
+}
+
+/// What others call the user, in the user's words, and where it starts: a clause with a
+/// subject of its own before "call(s) me", "kallar mig" or "kalder mig" and a name after
+/// it ("people call me Bert", "men alla kallar mig Bert", "folk kalder mig Bert"), from that
+/// subject to the end of the name. A nickname is no name of the user's: it never supersedes
+/// the name they give ([`called_by_others`]), and is kept beside it as a statement about them.
+fn nickname(text: &str, w: &[Word]) -> Option<(usize, String)> {
+    const CALL: &[&str] = &["call", "calls", "kallar", "kalder"];
+    const ME: &[&str] = &["me", "mig"];
+    let k = (1..w.len().saturating_sub(2)).find(|&k| {
+        CALL.contains(&w[k].low.as_str())
+            && ME.contains(&w[k + 1].low.as_str())
+            && w[k + 2].capital
+            && !w[k + 2].punct
+            && !is_boundary(&w[k - 1])
+            && !CALL_ME_REQUEST.contains(&w[k - 1].low.as_str())
+            && !REPORTING.contains(&w[k - 1].low.as_str())
+    })?;
+    let mut from = k;
+    while from > 0 && !is_boundary(&w[from - 1]) {
+        from -= 1;
+    }
+    while from < k && STATEMENT_LEADERS.contains(&w[from].low.as_str()) {
+        from += 1;
+    }
+    if from == k || !clause_initial(w, from) {
+        return None;
+    }
+    let name = proper(text, w, k + 2)?;
+    let end = w[k + 2].span.start + name.len();
+    Some((from, text[w[from].span.start..end].to_string()))
+}
+
 /// Whether the word at `start` sits inside quotation marks (an odd number of quote marks
 /// before it in the text) or on a quoted line (`> …`).
 pub(super) fn is_quoted(text: &str, w: &[Word], start: usize) -> bool {
@@ -1377,6 +1442,71 @@ mod tests {
 
     fn pair(a: &str, v: &str) -> (String, String) {
         (a.to_string(), v.to_string())
+    }
+
+    /// A fresh user's "My name is Bertil Andersson, but people call me Bert" stored the name
+    /// "Bert", superseding the full name. What other people call the user is a nickname: the
+    /// name stays the one the user gives, and the nickname is kept beside it, in their words.
+    #[rstest::rstest]
+    #[case::en(
+        "My name is Bertil Andersson, but people call me Bert.",
+        "Bertil Andersson",
+        "people call me Bert"
+    )]
+    #[case::en_calls(
+        "My name is Bertil Andersson. Everyone calls me Bert.",
+        "Bertil Andersson",
+        "Everyone calls me Bert"
+    )]
+    #[case::en_friends(
+        "I am called Margaret, my friends call me Maggie.",
+        "Margaret",
+        "my friends call me Maggie"
+    )]
+    #[case::sv(
+        "Jag heter Bertil Andersson, men alla kallar mig Bert.",
+        "Bertil Andersson",
+        "alla kallar mig Bert"
+    )]
+    #[case::da(
+        "Jeg hedder Bertil Andersson, men folk kalder mig Bert.",
+        "Bertil Andersson",
+        "folk kalder mig Bert"
+    )]
+    fn a_nickname_others_use_is_not_the_name(
+        #[case] text: &str,
+        #[case] name: &str,
+        #[case] nick: &str,
+    ) {
+        let found = claims(text);
+        let names: Vec<&str> = found
+            .iter()
+            .filter(|(a, _)| a == "name")
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [name],
+            "`{text}`: the name given is the only name, the nickname must not supersede it"
+        );
+        assert!(
+            found.contains(&pair("statement", nick)),
+            "`{text}`: the nickname is kept as a statement about the user: {found:?}"
+        );
+    }
+
+    /// Asking to be called something is the user giving the name they go by: still a name.
+    #[rstest::rstest]
+    #[case::imperative("Call me Bert.")]
+    #[case::please("Please call me Bert.")]
+    #[case::you_can("You can call me Bert.")]
+    #[case::after_name("My name is Bertil, but please call me Bert.")]
+    fn asking_to_be_called_so_is_a_name(#[case] text: &str) {
+        assert!(
+            claims(text).contains(&pair("name", "Bert")),
+            "`{text}` asks the listener to use the name Bert: {:?}",
+            claims(text)
+        );
     }
 
     #[rstest::rstest]
