@@ -534,7 +534,8 @@ pub fn extract(text: &str) -> Vec<Claim> {
                     {
                         continue;
                     }
-                    let Some(object) = liked_object(text, w, end) else {
+                    let Some(object) = liked_object(text, w, infinitive_after(pattern, w, end))
+                    else {
                         continue;
                     };
                     let first = object.split(' ').next().unwrap_or_default().to_lowercase();
@@ -1057,6 +1058,27 @@ fn clause_initial(w: &[Word], start: usize) -> bool {
     true
 }
 
+/// Where the object of a Swedish or Danish liking starts: past the infinitive marker
+/// ("Jag älskar *att* segla", "Jeg elsker *at* sejle", "Jeg kan godt lide *at* bage"), so the
+/// activity is the object, as the gerund is in English ("I love sailing"). Those languages
+/// have no gerund: the infinitive with "att"/"at" is how a liked activity is said, and read
+/// as it stands the marker made the object a clause (`NOT_OBJECTS`), so no liking was found.
+/// "Jag gillar att du ringer" (that you call) stays a clause: a subject follows the marker.
+/// `at` itself for anything else.
+fn infinitive_after(pattern: &str, w: &[Word], at: usize) -> usize {
+    const SUBJECTS: &[&str] = &[
+        "jag", "jeg", "du", "han", "hon", "hun", "vi", "ni", "de", "man", "den", "det", "i",
+    ];
+    let nordic = pattern.starts_with("jag ") || pattern.starts_with("jeg ");
+    let marker = w
+        .get(at)
+        .is_some_and(|x| matches!(x.low.as_str(), "att" | "at"));
+    let verb = w
+        .get(at + 1)
+        .is_some_and(|x| !x.punct && !x.capital && !SUBJECTS.contains(&x.low.as_str()));
+    if nordic && marker && verb { at + 1 } else { at }
+}
+
 /// Words that may stand right before "call me" in the user's own request to be called so
 /// ("*Please* call me Bert", "you *can* call me Bert", "feel free *to* call me Bert", "*but*
 /// call me Bert"): the listener is asked, so the name is the user's to give.
@@ -1442,6 +1464,36 @@ mod tests {
 
     fn pair(a: &str, v: &str) -> (String, String) {
         (a.to_string(), v.to_string())
+    }
+
+    /// A fresh user's "Jag älskar att segla" gave no liking where "I love sailing" gives
+    /// `likes sailing`: Swedish and Danish say a liked activity with the infinitive
+    /// ("att"/"at" + verb), where English uses the gerund, so the activity is the object.
+    #[rstest::rstest]
+    #[case::en_gerund("I love sailing.", "sailing")]
+    #[case::sv_alskar("Jag älskar att segla.", "segla")]
+    #[case::sv_gillar("Jag gillar att baka bröd.", "baka bröd")]
+    #[case::sv_gillar_noun("Jag gillar jazz.", "jazz")]
+    #[case::da_elsker("Jeg elsker at sejle.", "sejle")]
+    #[case::da_kan_godt_lide("Jeg kan godt lide at bage.", "bage")]
+    #[case::da_kan_godt_lide_noun("Jeg kan godt lide jazz.", "jazz")]
+    fn a_liked_activity_in_the_infinitive_is_liked(#[case] text: &str, #[case] object: &str) {
+        assert_eq!(
+            claims(text),
+            [pair(&format!("preference:{object}"), "likes")],
+            "`{text}` says the user likes {object}"
+        );
+    }
+
+    /// "att" is also "that": a clause after it ("Jag gillar att du ringer", I like that you
+    /// call) names no activity of the user's, and no liking is read from it.
+    #[test]
+    fn a_that_clause_after_a_liking_is_no_object() {
+        let found = claims("Jag gillar att du ringer.");
+        assert!(
+            !found.iter().any(|(a, _)| a.starts_with("preference:")),
+            "a clause with its own subject is no liked thing: {found:?}"
+        );
     }
 
     /// A fresh user's "My name is Bertil Andersson, but people call me Bert" stored the name
