@@ -52,7 +52,7 @@ pub(crate) fn classify(
     if !digits && small_talk(&words, cx) {
         return (Class::Social, None);
     }
-    let kind = kind_of(t, range, &all, &words, cx);
+    let kind = kind_of(t, range, &all, &words, cx, question);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
 
     let class =
@@ -161,13 +161,22 @@ fn kind_of(
     all: &[&str],
     words: &[&str],
     cx: &Context,
+    question: bool,
 ) -> Option<ActKind> {
     let hedged = cues::any(all, cues::HEDGES) || modal_may(t, range);
     let first_person = words.iter().any(|w| cues::first_person(w, cx.lang, true));
     let decision = (first_person && cues::any(all, cues::DECISION))
         || cues::any(all, cues::DECISION_BARE)
         || negative_choice(words);
-    let commitment = promise(all) || plan(t, range, cx);
+    // A question promises nothing: only the statement before a tag may ("I'll send it on
+    // Friday, okay?").
+    let promising = if question {
+        stated_before_tag(all)
+    } else {
+        all.len()
+    };
+    let commitment =
+        promise(&all[..promising]) || plan(t, &(range.start..range.start + promising), cx);
     let contrast = contrast(all);
     match cx.role {
         Role::User => {
@@ -199,6 +208,47 @@ fn kind_of(
                 None
             }
         }
+    }
+}
+
+/// The longest question tag after a statement, in words ("okay", "is that ok", "eller
+/// hur", "ikke også").
+const TAG_WORDS: usize = 3;
+
+/// Words that open a question: the auxiliary of a yes/no question or a question word.
+#[rustfmt::skip]
+const QUESTION_OPENERS: &[&str] = &[
+    "should", "shall", "can", "could", "will", "would", "do", "does", "did", "am", "is", "are",
+    "what", "when", "where", "why", "how", "which", "who", "ska", "skall", "skulle", "kan",
+    "borde", "vad", "när", "var", "varför", "hur", "vilken", "vem", "skal", "bør",
+    "hvad", "hvornår", "hvor", "hvorfor", "hvordan", "hvilken", "hvem",
+];
+
+/// How many of a question's tokens `all` (ending in "?") state something rather than ask:
+/// the part before a short tag after a comma ("I'll call you tomorrow, *okay?*", "Jag
+/// ringer dig i morgon, *eller hur?*"), else none. A question asks the listener, so no
+/// commitment cue inside it promises anything: a fresh user's "What should I cook tonight?"
+/// became a commitment (and an open item) because "I cook" with a time ahead reads as a
+/// plan; "Should I call her tomorrow?", "Ska jag ringa henne i morgon?", "Skal jeg ringe i
+/// morgen?" and "Shall I remind you on Friday?" ask for advice or offer, and promise
+/// nothing either.
+fn stated_before_tag(all: &[&str]) -> usize {
+    let Some(comma) = all.iter().rposition(|w| *w == ",") else {
+        return 0;
+    };
+    let tag = all[comma + 1..]
+        .iter()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count();
+    // "Should I call her tomorrow, or wait?": the part before the comma asks too.
+    let asks = all
+        .iter()
+        .find(|w| w.chars().any(char::is_alphanumeric))
+        .is_some_and(|w| QUESTION_OPENERS.contains(w));
+    if (1..=TAG_WORDS).contains(&tag) && !asks {
+        comma
+    } else {
+        0
     }
 }
 

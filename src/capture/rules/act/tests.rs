@@ -85,3 +85,38 @@ fn choosing_not_to_is_a_decision(#[case] text: &str, #[case] expected: bool) {
         "rule 4: choosing not to do something is a decision; a state or an inability is not: {text}"
     );
 }
+
+/// A fresh user's "What should I cook tonight?" became a commitment, and so an open item:
+/// "I cook" with a time ahead reads as a plan. A question asks the listener (for advice, or
+/// whether to do something) and promises nothing; only a statement before a short tag
+/// ("…, okay?") still may.
+#[rstest]
+#[case::advice("What should I cook tonight?", None)]
+#[case::should_i("Should I call her tomorrow?", None)]
+#[case::should_i_or("Should I call her tomorrow, or wait?", None)]
+#[case::shall_i("Shall I send the draft on Friday?", None)]
+#[case::sv_ska_jag("Vad ska jag laga till middag i kväll?", None)]
+#[case::sv_ska_jag_ringa("Ska jag ringa henne i morgon?", None)]
+#[case::da_skal_jeg("Hvad skal jeg lave til aftensmad i aften?", None)]
+#[case::da_skal_jeg_ringe("Skal jeg ringe til hende i morgen?", None)]
+#[case::tag("I'll send the draft on Friday, okay?", Some(ActKind::Commitment))]
+#[case::sv_tag("Jag ringer dig i morgon, eller hur?", Some(ActKind::Commitment))]
+#[case::statement("I'll send the draft on Friday.", Some(ActKind::Commitment))]
+fn a_question_promises_nothing(#[case] text: &str, #[case] expected: Option<ActKind>) {
+    let toks = tokenize(text);
+    let range = 0..toks.len();
+    let lang = crate::capture::rules::lang::guess(&toks);
+    let cx = Context {
+        role: Role::User,
+        lang,
+        has_time: true,
+        ahead: true,
+        people: 0,
+        proper: 0,
+    };
+    let (_, kind) = classify(&toks, &range, &cx);
+    assert_eq!(
+        kind, expected,
+        "a question asks and promises nothing; a tagged statement still promises: {text}"
+    );
+}
