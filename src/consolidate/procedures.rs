@@ -292,17 +292,25 @@ pub fn lead_passes_on(lead: &str) -> bool {
 }
 
 fn instruction(clause: &[Word]) -> bool {
-    let skip = clause
-        .iter()
-        .take_while(|x| LEADERS.contains(&x.low.as_str()))
-        .count();
+    let words: Vec<&str> = clause.iter().map(|x| x.low.as_str()).collect();
+    opens_instruction(&words)
+}
+
+/// Whether a clause's lowercased words (`clause`, marks included) open as a standing
+/// instruction: "always"/"never" first (the English imperative: "Always answer briefly"), or
+/// an imperative with "alltid"/"aldrig"/"altid" after it (Swedish and Danish word order:
+/// "Svara alltid kort", "Skriv altid på dansk"), after any [`LEADERS`], at least three words
+/// in all. Capture reads the same rule, so an instruction it encodes is never a mere routine
+/// aside whatever the language.
+pub(crate) fn opens_instruction(clause: &[&str]) -> bool {
+    let skip = clause.iter().take_while(|x| LEADERS.contains(x)).count();
     let c = &clause[skip..];
     let Some(first) = c.first() else { return false };
-    if TRIGGERS.contains(&first.low.as_str()) {
+    if TRIGGERS.contains(first) {
         return c.len() >= 3;
     }
-    let second = c.get(1).is_some_and(|x| TRIGGERS.contains(&x.low.as_str()));
-    second && IMPERATIVES.contains(&first.low.as_str()) && c.len() >= 3
+    let second = c.get(1).is_some_and(|x| TRIGGERS.contains(x));
+    second && IMPERATIVES.contains(first) && c.len() >= 3
 }
 
 /// "From now on, reply in Swedish", "Fremover skal du skrive kort": the sentence opens with
@@ -383,7 +391,10 @@ mod tests {
     #[case::en("Always offer three time slots when I ask for a meeting.")]
     #[case::en_clause("When I ask for a meeting, always offer three time slots.")]
     #[case::sv("Svara alltid kort.")]
+    #[case::sv_language("Skriv alltid på svenska.")]
     #[case::da("Skriv altid på dansk til mig.")]
+    #[case::da_short("Svar altid kort.")]
+    #[case::en_short("Always answer briefly.")]
     #[case::never("Never schedule anything before 9am.")]
     #[case::from_now_on("From now on, reply in Swedish.")]
     fn instruction_found(#[case] text: &str) {
@@ -392,6 +403,23 @@ mod tests {
             1,
             "`{text}` is an explicit instruction: one procedure"
         );
+    }
+
+    /// The rule capture reads too (a fresh user's "Svara alltid kort" was a routine aside
+    /// at capture): "always"/"never" first, or an imperative before "alltid"/"altid"; a
+    /// habit ("Jag svarar alltid kort") or a two-word fragment is no instruction.
+    #[rstest::rstest]
+    #[case::en(&["always", "answer", "briefly"], true)]
+    #[case::sv(&["svara", "alltid", "kort"], true)]
+    #[case::da(&["svar", "altid", "kort"], true)]
+    #[case::leader(&["please", "never", "use", "emojis"], true)]
+    #[case::sv_habit(&["jag", "svarar", "alltid", "kort"], false)]
+    #[case::fragment(&["always", "briefly"], false)]
+    fn an_instruction_opens_with_always_or_an_imperative(
+        #[case] words: &[&str],
+        #[case] expected: bool,
+    ) {
+        assert_eq!(opens_instruction(words), expected, "{words:?}");
     }
 
     #[test]

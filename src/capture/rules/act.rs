@@ -100,6 +100,9 @@ pub(crate) fn classify(
             && !cx.has_time
             && cx.proper == 0
             && !says_something_about_self(&words)
+            // A standing instruction ("Always answer briefly", "Svara alltid kort") is short
+            // but no aside: it tells the assistant how to act from now on.
+            && !crate::consolidate::procedures::opens_instruction(&words)
         {
             Class::Minor
         } else {

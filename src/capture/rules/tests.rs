@@ -145,6 +145,14 @@ fn seed_004_example_field_by_field() {
 #[case::assistant_promises(Role::Assistant, "I'll remind you on Friday at nine.", &[ActKind::Commitment])]
 #[case::assistant_answers_a_lookup(Role::Assistant, "Paris is the capital of France.", &[ActKind::Routine])]
 #[case::assistant_small_talk(Role::Assistant, "You're welcome!", &[ActKind::Routine])]
+// A standing instruction is short but no routine aside, in every language: a fresh user's
+// "Svara alltid kort" was a routine episode while "Always answer briefly" was kept.
+#[case::en_instruction(Role::User, "Always answer briefly.", &[ActKind::Observation])]
+#[case::en_never(Role::User, "Never use emojis.", &[ActKind::Observation])]
+#[case::sv_instruction(Role::User, "Svara alltid kort.", &[ActKind::Observation])]
+#[case::sv_instruction_longer(Role::User, "Skriv alltid på svenska.", &[ActKind::Observation])]
+#[case::da_instruction(Role::User, "Svar altid kort.", &[ActKind::Observation])]
+#[case::sv_aside_stays_minor(Role::User, "Helt magiskt!", &[ActKind::Routine])]
 fn act_kinds_and_segments(#[case] role: Role, #[case] text: &str, #[case] expected: &[ActKind]) {
     let episodes = run(role, text, "2026-05-13T09:00:00+02:00");
     assert_eq!(
