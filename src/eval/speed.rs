@@ -498,6 +498,7 @@ pub fn run_kept(
                     dense_ms: p(|t| t.dense_ms),
                     lexical_ms: p(|t| t.lexical_ms),
                     rank_ms: p(|t| t.rank_ms),
+                    abstain_ms: p(|t| t.abstain_ms),
                     load_ms: p(|t| t.load_ms),
                 }
             },

@@ -702,51 +702,115 @@ const MAX_MEMORY_WORDS: usize = 400;
 /// words (with `modifiers_only`).
 const FALLBACK_WORDS: usize = 40;
 
-/// Fills [`Focus::absent`], [`Focus::absent_share`], [`Focus::nearest`] and
-/// [`Focus::modifiers`] from the query `text`, the words no column of any memory holds
-/// (`focus.missing`, from the lexical side; `focus.people` are not words), the episodes ranked
-/// by final score (`(episode id, score)`, any order) and the lexical side's IDF scale (Σ IDF
-/// of the query's content words; 0 when the lexical side did not run). A focus candidate is
-/// held when an episode has a word sharing its first six letters (words of seven letters or
-/// more: "aquariums" and "aquarium", "grandparents" and "grandpa") or when a word of the
-/// [`BEST_MEMORIES`] best episodes is at least [`word_match_threshold`] close to it.
-///
-/// With `modifiers_only` (the default rule reads nothing else), only the words that could be
-/// modifiers are judged, which keeps the word embeddings per recall to a few dozen, most of
-/// them cached: a word in a verb's place ([`verb_slots`]: verbs are paraphrased, "pick" for
-/// "chose", and across languages, "play" for "spelar") or with no content word beside it is
-/// never one. Each is compared with the words standing in the same slot of the best memories
-/// (within two content words of the held word beside it: "*Korean* restaurants" for
-/// "Italian restaurants") and with the first [`FALLBACK_WORDS`] content words of the three
-/// best ("food" allergies held by a memory about peanuts and *snacks*).
-/// Errors: database and embedding errors.
-pub(crate) fn fill_absent(
-    focus: &mut Focus,
+// How recall fills [`Focus::absent`], [`Focus::absent_share`], [`Focus::nearest`] and
+// [`Focus::modifiers`], in two halves ([`read_question`] while the query is embedded, then
+// [`fill_absent_read`]), from the query `text`, the words no column of any memory holds
+// (`focus.missing`, from the lexical side; `focus.people` are not words), the episodes ranked
+// by final score (`(episode id, score)`, any order) and the lexical side's IDF scale (Σ IDF
+// of the query's content words; 0 when the lexical side did not run). A focus candidate is
+// held when an episode has a word sharing its first six letters (words of seven letters or
+// more: "aquariums" and "aquarium", "grandparents" and "grandpa") or when a word of the
+// [`BEST_MEMORIES`] best episodes is at least [`word_match_threshold`] close to it.
+//
+// With `modifiers_only` (the default rule reads nothing else), only the words that could be
+// modifiers are judged, which keeps the word embeddings per recall to a few dozen, most of
+// them cached: a word in a verb's place ([`verb_slots`]: verbs are paraphrased, "pick" for
+// "chose", and across languages, "play" for "spelar") or with no content word beside it is
+// never one. Each is compared with the words standing in the same slot of the best memories
+// (within two content words of the held word beside it: "*Korean* restaurants" for
+// "Italian restaurants") and with the first [`FALLBACK_WORDS`] content words of the three
+// best ("food" allergies held by a memory about peanuts and *snacks*).
+
+/// What the first half reads of the question and the store before the ranking is known
+/// ([`read_question`]): recall does it while the query is still being embedded.
+#[derive(Debug, Default)]
+pub(crate) struct QuestionRead {
+    /// For [`Focus::in_profile`].
+    in_profile: bool,
+    /// For [`Focus::about_assistant`].
+    about_assistant: bool,
+    /// For [`Focus::asks_stored`].
+    asks_stored: bool,
+    /// For [`Focus::split_phrases`].
+    split_phrases: Vec<Vec<String>>,
+    cues: Vec<String>,
+    verbs: Vec<String>,
+    /// The focus candidates not held by a prefix, not cues.
+    candidates: Vec<String>,
+    /// Whether any candidate is judged at all (and the lexical side ran).
+    judged: bool,
+}
+
+/// The first half, the part that needs neither the query's embedding nor the scores, of the
+/// question `text` naming `people`, whose content words `missing` no memory holds, with the
+/// lexical side's IDF `scale`: the held profile attributes and their cue words, whether the
+/// question asks about the assistant or for something stored, its split phrases and its
+/// focus candidates, with those some memory holds by prefix already dropped.
+/// Errors: database errors.
+pub(crate) fn read_question(
     conn: &Connection,
-    embedder: &dyn Embedder,
     text: &str,
-    ranked: &[(i64, f64)],
+    people: &[String],
+    missing: &[String],
     scale: f64,
-    modifiers_only: bool,
-) -> Result<()> {
-    let asked = super::profile::asked_attributes(text, &focus.people);
+) -> Result<QuestionRead> {
+    let asked = super::profile::asked_attributes(text, people);
     let mut held_attributes = Vec::new();
     for attribute in asked {
         if !super::profile::supporting_episodes(conn, &[attribute])?.is_empty() {
             held_attributes.push(attribute);
         }
     }
-    focus.in_profile = !held_attributes.is_empty();
     // The words that ask for a held attribute are answered by its fact, however its source
     // worded it ("work" by "my first day as coordinator at …").
     let cues = super::profile::cue_words(text, &held_attributes);
-    focus.about_assistant = asks_about_assistant(text) || asks_for_suggestions(text);
-    focus.asks_stored = asks_for_stored(text);
     let verbs = verb_slots(text);
-    focus.split_phrases = split_phrases(conn, text, &focus.people, &focus.missing, &verbs)?;
-    let mut candidates = focus_candidates(&focus.missing);
+    let split_phrases = split_phrases(conn, text, people, missing, &verbs)?;
+    let mut candidates = focus_candidates(missing);
     candidates.retain(|w| !cues.contains(w));
     let judged = !candidates.is_empty() && scale > 0.0;
+    if judged {
+        candidates.retain(|w| !prefix_held(conn, w).unwrap_or(false));
+    }
+    Ok(QuestionRead {
+        in_profile: !held_attributes.is_empty(),
+        about_assistant: asks_about_assistant(text) || asks_for_suggestions(text),
+        asks_stored: asks_for_stored(text),
+        split_phrases,
+        cues,
+        verbs,
+        candidates,
+        judged,
+    })
+}
+
+/// The second half, once the episodes are ranked (`ranked`: `(episode id, score)`, any
+/// order): sets the focus fields [`read_question`] read, then reads the best memories'
+/// texts, their language, and the word embeddings that tell which candidates they hold.
+/// Errors: database and embedding errors.
+pub(crate) fn fill_absent_read(
+    focus: &mut Focus,
+    read: QuestionRead,
+    conn: &Connection,
+    embedder: &dyn Embedder,
+    text: &str,
+    ranked: &[(i64, f64)],
+    modifiers_only: bool,
+) -> Result<()> {
+    let QuestionRead {
+        in_profile,
+        about_assistant,
+        asks_stored,
+        split_phrases,
+        cues,
+        verbs,
+        mut candidates,
+        judged,
+    } = read;
+    focus.in_profile = in_profile;
+    focus.about_assistant = about_assistant;
+    focus.asks_stored = asks_stored;
+    focus.split_phrases = split_phrases;
     // Nothing left for a rule that reads absent words: the best memories' texts and
     // language are not needed (most questions end here, on the hot path).
     if !judged && focus.split_phrases.is_empty() {
@@ -768,7 +832,6 @@ pub(crate) fn fill_absent(
     if !judged {
         return Ok(());
     }
-    candidates.retain(|w| !prefix_held(conn, w).unwrap_or(false));
     focus.proper = proper_words(text, &focus.people)
         .into_iter()
         .filter(|w| candidates.contains(w))
