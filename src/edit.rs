@@ -70,8 +70,17 @@ pub struct EditReceipt {
 /// request as a memory (it withholds the message), so an edit must not either: what the user
 /// means is to remove the memory, which is a forget. Errors: [`Error::InvalidInput`], saying
 /// which and what to do instead.
-fn checked_new_text(new_text: &str) -> Result<&str> {
-    let new_text = new_text.trim();
+fn checked_new_text(new_text: &str) -> Result<String> {
+    if new_text.contains('\0') {
+        return Err(Error::InvalidInput(format!(
+            "the new text must be at most {MAX_EDIT_BYTES} bytes of text without NUL; shorten it"
+        )));
+    }
+    // Control characters and bidirectional overrides are left out as import leaves them out
+    // (a right-to-left override makes the words show as other words): the same words
+    // whichever road they came in by.
+    let cleaned = crate::import::without_controls(new_text);
+    let new_text = cleaned.trim();
     if new_text.is_empty() {
         return Err(Error::InvalidInput(
             "the new text is empty: to remove a memory, forget it (`minne forget --id`)".into(),
@@ -89,7 +98,7 @@ fn checked_new_text(new_text: &str) -> Result<&str> {
                 .into(),
         ));
     }
-    Ok(new_text)
+    Ok(new_text.to_string())
 }
 
 impl Engine {
@@ -102,6 +111,7 @@ impl Engine {
     /// [`Error::NotFound`] for an unknown episode; on any error nothing changes.
     pub fn edit_episode(&mut self, id: EpisodeId, new_text: &str) -> Result<EditReceipt> {
         let new_text = checked_new_text(new_text)?;
+        let new_text = new_text.as_str();
         let at = self.clock.now();
         let secret = self.tombstone_secret()?;
         let tx = self
@@ -386,12 +396,27 @@ mod tests {
     fn ordinary_words_are_an_edit() {
         assert_eq!(
             checked_new_text("  I remember that the launch is on Friday. ").ok(),
-            Some("I remember that the launch is on Friday."),
+            Some("I remember that the launch is on Friday.".to_string()),
             "a statement, even one with `remember` in it, is a memory's words, trimmed"
         );
         assert!(
             checked_new_text("I don't remember that film.").is_ok(),
             "the speaker reporting their own memory asks nothing of Minne"
+        );
+    }
+
+    #[test]
+    fn new_words_are_cleaned_as_import_cleans_them() {
+        // A fresh user's edit stored "bad\u{1}ctrl\u{202E}text" as typed, where import
+        // leaves control characters and bidirectional overrides out: a run between two
+        // words becomes one space (import::without_controls).
+        assert_eq!(
+            checked_new_text("bad\u{1}ctrl\u{202E}text").ok(),
+            Some("bad ctrl text".to_string())
+        );
+        assert!(
+            checked_new_text("\u{7}\u{202E}").is_err(),
+            "nothing left once cleaned is an empty edit"
         );
     }
 }
