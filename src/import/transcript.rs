@@ -18,6 +18,7 @@
 //! - `id` (optional): the message's id in its source, kept as its external id.
 //! - `actor` (optional): the writer's name; defaults to the role.
 
+use chrono::format::ParseErrorKind;
 use chrono::{DateTime, FixedOffset};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -81,13 +82,8 @@ pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
                 }
             }
             let role: Role = m.role.parse().map_err(|e| format!("{}: {e}", at()))?;
-            let sent_at = parse_timestamp(&m.timestamp).ok_or_else(|| {
-                format!(
-                    "{}: timestamp \"{}\" is not ISO 8601 with a UTC offset (like 2026-03-02T09:15:00+01:00)",
-                    at(),
-                    m.timestamp
-                )
-            })?;
+            let sent_at = parse_timestamp(&m.timestamp)
+                .map_err(|why| format!("{}: timestamp \"{}\" {why}", at(), m.timestamp))?;
             messages.push(ParsedMessage {
                 // `minne:<n>` is the exporter's stand-in for a message that had no id of its
                 // own; it is not an id from the source.
@@ -125,8 +121,16 @@ pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
     Ok(out)
 }
 
-fn parse_timestamp(s: &str) -> Option<DateTime<FixedOffset>> {
-    DateTime::parse_from_rfc3339(s.trim()).ok()
+/// An RFC 3339 timestamp, or what is wrong with it: a well-formed one naming a day or time
+/// that does not exist ("2026-02-30T10:00:00Z", hour 25) is told apart from one that is not
+/// ISO 8601 with an offset at all, so the message says what to fix.
+fn parse_timestamp(s: &str) -> Result<DateTime<FixedOffset>, &'static str> {
+    DateTime::parse_from_rfc3339(s.trim()).map_err(|e| match e.kind() {
+        ParseErrorKind::OutOfRange | ParseErrorKind::Impossible => {
+            "names no such date or time: check the day of the month, the month and the hour"
+        }
+        _ => "is not ISO 8601 with a UTC offset (like 2026-03-02T09:15:00+01:00)",
+    })
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
@@ -136,6 +140,22 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_impossible_date_is_told_apart_from_a_malformed_timestamp() {
+        // A fresh user's "2026-02-30T10:00:00Z" was called "not ISO 8601 with a UTC
+        // offset", though it has one: February has no 30th.
+        assert_eq!(
+            parse_timestamp("2026-02-30T10:00:00Z"),
+            Err("names no such date or time: check the day of the month, the month and the hour")
+        );
+        assert_eq!(
+            parse_timestamp("2026-02-28 10:00"),
+            Err("is not ISO 8601 with a UTC offset (like 2026-03-02T09:15:00+01:00)"),
+            "no offset: the format is what is wrong"
+        );
+        assert!(parse_timestamp("2026-02-28T10:00:00+01:00").is_ok());
+    }
 
     #[test]
     fn one_id_for_two_different_messages_is_refused() {
