@@ -71,10 +71,11 @@ pub struct EditReceipt {
 /// means is to remove the memory, which is a forget. Errors: [`Error::InvalidInput`], saying
 /// which and what to do instead.
 fn checked_new_text(new_text: &str) -> Result<String> {
+    // NUL is refused, not cleaned: it marks binary data, not a typed character.
     if new_text.contains('\0') {
-        return Err(Error::InvalidInput(format!(
-            "the new text must be at most {MAX_EDIT_BYTES} bytes of text without NUL; shorten it"
-        )));
+        return Err(Error::InvalidInput(
+            "the new text holds a NUL character: give the words as plain text".into(),
+        ));
     }
     // Control characters and bidirectional overrides are left out as import leaves them out
     // (a right-to-left override makes the words show as other words): the same words
@@ -86,9 +87,10 @@ fn checked_new_text(new_text: &str) -> Result<String> {
             "the new text is empty: to remove a memory, forget it (`minne forget --id`)".into(),
         ));
     }
-    if new_text.len() > MAX_EDIT_BYTES || new_text.contains('\0') {
+    if new_text.len() > MAX_EDIT_BYTES {
         return Err(Error::InvalidInput(format!(
-            "the new text must be at most {MAX_EDIT_BYTES} bytes of text without NUL; shorten it"
+            "the new text is {} bytes, over the limit of {MAX_EDIT_BYTES}: shorten it",
+            new_text.len()
         )));
     }
     if crate::capture::asks_not_to_keep(new_text) {

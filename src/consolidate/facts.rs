@@ -1092,10 +1092,13 @@ const CALL_ME_REQUEST: &[&str] = &[
 /// "My name is Bertil Andersson, but people call me Bert" stored the name "Bert", superseding
 /// the full name said in the same breath.
 fn called_by_others(w: &[Word], start: usize) -> bool {
-    start > 0
-        && w[start].low == "call"
-        && !is_boundary(&w[start - 1])
-        && !CALL_ME_REQUEST.contains(&w[start - 1].low.as_str())
+    w[start].low == "call" && subject_before(w, start)
+}
+
+/// Whether the word before `at` belongs to a subject in the same clause: not a clause
+/// boundary, and not one of the words of a request to the listener ([`CALL_ME_REQUEST`]).
+fn subject_before(w: &[Word], at: usize) -> bool {
+    at > 0 && !is_boundary(&w[at - 1]) && !CALL_ME_REQUEST.contains(&w[at - 1].low.as_str())
 }
 
 /// What others call the user, in the user's words, and where it starts: a clause with a
@@ -1111,8 +1114,7 @@ fn nickname(text: &str, w: &[Word]) -> Option<(usize, String)> {
             && ME.contains(&w[k + 1].low.as_str())
             && w[k + 2].capital
             && !w[k + 2].punct
-            && !is_boundary(&w[k - 1])
-            && !CALL_ME_REQUEST.contains(&w[k - 1].low.as_str())
+            && subject_before(w, k)
             && !REPORTING.contains(&w[k - 1].low.as_str())
     })?;
     let mut from = k;
