@@ -33,9 +33,13 @@
 //!
 //! The two rules above judge only questions that ask for something stored ([`asks_for_stored`]:
 //! a question word and no advice modal: "Which hotel in Porto did I book?", not "Which hotel in
-//! Porto should I book?"), and no rule that reads absent words judges a question whose best
-//! memories are in another language than it ([`Focus::cross_language`]): there, every word is
-//! missing as written.
+//! Porto should I book?"). When some of the best memories are in another language than the
+//! question ([`Focus::cross_language`]), every word is missing as written and no cosine tells a
+//! translation from a different thing of the same kind (e5: cat/katt 0.93, cat/hund 0.89,
+//! wife/fru 0.87), so only these two rules judge, through a lexicon of English, Swedish and
+//! Danish words ([`super::lexicon`]): a name or an owned thing counts as never mentioned only
+//! when no memory holds it in any form or translation the lexicon knows ("my *cat*" against
+//! "Min hund heter Sixten"); a word the lexicon does not know is taken as held.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -94,10 +98,14 @@ pub struct Focus {
     pub about_assistant: bool,
     /// Capitalised words of the question (not at a sentence's start, not a person of the
     /// context, not a frame word such as a month) that no memory holds, as written or as a
-    /// derived form ([`proper_words`]).
+    /// derived form ([`proper_words`]); with [`Focus::cross_language`], nor with other
+    /// diacritics or as a translation the lexicon knows ("Gothenburg", "Göteborg").
     pub proper: Vec<String>,
     /// The focus words right after a possessive (`my`, `our`, `min`, `vår`, `vores`, …) that
-    /// no memory holds in any form, nor as a close word ([`determined_words`]).
+    /// no memory holds in any form, nor as a close word ([`determined_words`]). With
+    /// [`Focus::cross_language`], only the words of phrases none of whose words is held,
+    /// the lexicon knowing every one and no memory holding a translation ("my blood type"
+    /// is held by "min blodgrupp").
     pub determined: Vec<String>,
     /// Whether the question asks for something stored ([`asks_for_stored`]).
     pub asks_stored: bool,
@@ -134,8 +142,10 @@ pub struct AbstainRule {
     /// Whether an owned thing no memory holds ([`Focus::determined`]) is enough to abstain, in
     /// a question that asks for something stored and names no person of the context.
     pub determined_nouns: bool,
-    /// Whether the rules that read absent words stay silent when the best memories are in
-    /// another language than the question ([`Focus::cross_language`]).
+    /// Whether, when some best memories are in another language than the question
+    /// ([`Focus::cross_language`]), the rules that read absent words stay silent except the
+    /// name and owned-thing rules (whose words [`Focus::proper`] and [`Focus::determined`]
+    /// then hold only what no translation of the lexicon holds either).
     pub same_language_only: bool,
 }
 
@@ -335,10 +345,9 @@ impl AbstainRule {
             return None;
         }
         // Across languages every word is missing as written, and a close word is rarely as
-        // close as the match threshold: absent words say nothing there.
-        if self.same_language_only && focus.cross_language {
-            return None;
-        }
+        // close as the match threshold: only names and owned things are judged there, through
+        // the lexicon's translations (`fill_absent_read`).
+        let across = self.same_language_only && focus.cross_language;
         if focus.asks_stored && self.proper_nouns && !focus.proper.is_empty() {
             return Some(Abstention::MissingName {
                 terms: focus.proper.clone(),
@@ -361,6 +370,9 @@ impl AbstainRule {
                 nearest,
                 share: focus.absent_share,
             });
+        }
+        if across {
+            return None;
         }
         let focus_missing = !focus.absent.is_empty()
             && (focus.absent_share >= self.absent_share
@@ -836,13 +848,26 @@ pub(crate) fn fill_absent_read(
         .into_iter()
         .filter(|w| candidates.contains(w))
         .collect();
+    {
+        // A name may be written another way in another language ("Gothenburg", "Göteborg";
+        // "Malmo", "Malmö"): the store may hold it so even when the best memories share the
+        // question's language.
+        let mut proper = Vec::new();
+        for w in std::mem::take(&mut focus.proper) {
+            if held_in_translation(conn, &w, &texts)? == Some(true) || folded_held(&w, &texts) {
+                continue;
+            }
+            proper.push(w);
+        }
+        focus.proper = proper;
+    }
     // A phrase that holds a cue of a held attribute is the attribute itself ("my *job
     // title*", "my *allergy* medicine"): its fact answers it, whatever the words.
-    let determined: Vec<String> = determined_words(text, &focus.people)
+    let determined_phrases: Vec<Vec<String>> = determined_words(text, &focus.people)
         .into_iter()
         .filter(|phrase| !phrase.iter().any(|w| cues.contains(w)))
-        .flatten()
         .collect();
+    let determined: Vec<String> = determined_phrases.iter().flatten().cloned().collect();
     let seq = phrase_sequence(text, &focus.people);
     // Missing words never judged: they count as not held when deciding what is a modifier.
     let mut unjudged: Vec<String> = Vec::new();
@@ -899,11 +924,35 @@ pub(crate) fn fill_absent_read(
         .into_iter()
         .filter(|w| absent.contains(w))
         .collect();
-    focus.determined = absent
-        .iter()
-        .filter(|w| determined.contains(w))
-        .cloned()
-        .collect();
+    // An owned thing may be held in another language by a memory outside the best ones ("Var
+    // jobbar min fru?" over "My wife Karin starts her new job"), or by a synonym the lexicon
+    // knows.
+    let mut owned = Vec::new();
+    for w in absent.iter().filter(|w| determined.contains(w)) {
+        if held_in_translation(conn, w, &texts)? != Some(true) {
+            owned.push(w.clone());
+        }
+    }
+    focus.determined = owned;
+    if focus.cross_language {
+        // Across languages an owned thing is missing only when the lexicon knows every word
+        // of its phrase and no memory holds any of their translations: "my blood type" is
+        // held by "min blodgrupp" although "typ" is not in it.
+        let mut kept: Vec<String> = Vec::new();
+        for phrase in &determined_phrases {
+            let mut missing = true;
+            for w in phrase {
+                if !absent.contains(w) || held_in_translation(conn, w, &texts)? != Some(false) {
+                    missing = false;
+                    break;
+                }
+            }
+            if missing {
+                kept.extend(phrase.iter().cloned());
+            }
+        }
+        focus.determined = kept;
+    }
     focus.absent = absent;
     focus.nearest = near;
     Ok(())
@@ -1426,6 +1475,66 @@ fn prefix_held(conn: &Connection, word: &str) -> Result<bool> {
     Ok(stmt.exists([format!("{q}*")])?)
 }
 
+/// Whether some memory holds `word` in another language: `Some(true)` when an episode holds a
+/// form of one of its translations ([`super::lexicon`]; forms of four letters or more also as
+/// the start of a longer word, "blod" in "blodgrupp", or as the end of a word of the best
+/// memories `texts`, "stuga" in "sommarstuga"), `Some(false)` when none does, `None` when the
+/// lexicon does not know the word. Errors: database errors.
+fn held_in_translation(conn: &Connection, word: &str, texts: &[String]) -> Result<Option<bool>> {
+    let Some(forms) = super::lexicon::lexicon().translations(word) else {
+        return Ok(None);
+    };
+    let query = forms
+        .iter()
+        .map(|f| {
+            let quoted = format!("\"{}\"", f.replace('"', "\"\""));
+            if f.chars().count() >= 4 {
+                format!("{quoted}*")
+            } else {
+                quoted
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    let mut stmt =
+        conn.prepare_cached("SELECT 1 FROM episodes_fts WHERE episodes_fts MATCH ?1 LIMIT 1")?;
+    if stmt.exists([query])? {
+        return Ok(Some(true));
+    }
+    let ends = texts.iter().flat_map(|t| content_sequence(t)).any(|w| {
+        forms
+            .iter()
+            .any(|f| f.chars().count() >= 4 && w.len() > f.len() && w.ends_with(f))
+    });
+    Ok(Some(ends))
+}
+
+/// `word` lowercased with its diacritics taken off (å, ä → a; ö, ø → o; æ → ae; é → e;
+/// ü → u).
+fn folded(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars().flat_map(char::to_lowercase) {
+        match c {
+            'å' | 'ä' | 'à' | 'á' => out.push('a'),
+            'ö' | 'ø' | 'ó' => out.push('o'),
+            'æ' => out.push_str("ae"),
+            'é' | 'è' => out.push('e'),
+            'ü' => out.push('u'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether a word of `texts` is `word` with or without diacritics ("malmo", "Malmö").
+fn folded_held(word: &str, texts: &[String]) -> bool {
+    let w = folded(word);
+    texts
+        .iter()
+        .flat_map(|t| content_sequence(t))
+        .any(|m| folded(&m) == w)
+}
+
 /// The own texts of the episodes `best`, in order.
 fn memory_texts(conn: &Connection, best: &[(i64, f64)]) -> Result<Vec<String>> {
     let mut stmt = conn.prepare_cached("SELECT text FROM episodes_fts WHERE rowid = ?1")?;
@@ -1686,14 +1795,20 @@ mod tests {
                 if terms == &["hamster"] && nearest[0].as_ref().is_some_and(|n| n.0 == "cat")),
             "an owned thing no memory holds, with its nearest word: {got:?}"
         );
-        // The same question over memories in another language says nothing by its words.
+        // Over memories in another language, an owned thing that no translation holds either
+        // (recall fills `determined` so) still abstains, but an absent modifier alone does
+        // not: every word is missing as written there.
         owned.cross_language = true;
-        assert_eq!(rule.decide(&owned), None);
+        assert!(rule.decide(&owned).is_some());
+        let mut modifier = absent(&["italian"], 0.5, &["italian"]);
+        assert!(rule.decide(&modifier).is_some(), "same language: judged");
+        modifier.cross_language = true;
+        assert_eq!(rule.decide(&modifier), None, "across languages: silent");
         let any_language = AbstainRule {
             same_language_only: false,
             ..rule
         };
-        assert!(any_language.decide(&owned).is_some());
+        assert!(any_language.decide(&modifier).is_some());
         // Each rule can be switched off alone.
         owned.cross_language = false;
         let no_determined = AbstainRule {
@@ -2067,6 +2182,46 @@ mod tests {
 
     /// A store of `(text, previous turn)` pairs with the FTS5 table recall reads
     /// (`episodes_fts`: own text, message, previous turn as context; porter stemmer).
+    #[test]
+    fn a_word_is_held_in_translation_by_a_form_a_compound_or_not_at_all() {
+        let conn = fts_store(&[
+            ("Min hund heter Sixten och han är tre år.", ""),
+            ("Vi har en sommarstuga vid sjön.", ""),
+            ("Mina blodprover kom tillbaka i går.", ""),
+        ]);
+        let texts: Vec<String> = vec!["Vi har en sommarstuga vid sjön.".into()];
+        assert_eq!(
+            held_in_translation(&conn, "dog", &texts).unwrap(),
+            Some(true),
+            "hund is a dog"
+        );
+        assert_eq!(
+            held_in_translation(&conn, "cat", &texts).unwrap(),
+            Some(false),
+            "no katt, no kat: a dog is no cat"
+        );
+        assert_eq!(
+            held_in_translation(&conn, "blood", &texts).unwrap(),
+            Some(true),
+            "blod starts blodprover"
+        );
+        assert_eq!(
+            held_in_translation(&conn, "zqxwv", &texts).unwrap(),
+            None,
+            "a word the lexicon does not know says nothing"
+        );
+    }
+
+    #[test]
+    fn folding_takes_diacritics_off_a_name() {
+        assert_eq!(folded("Malmö"), "malmo");
+        assert_eq!(folded("Århus"), "arhus");
+        assert_eq!(folded("Næstved"), "naestved");
+        let texts = vec!["We moved to Malmö in March.".to_string()];
+        assert!(folded_held("malmo", &texts));
+        assert!(!folded_held("malm", &texts), "the whole word, not a part");
+    }
+
     fn fts_store(rows: &[(&str, &str)]) -> Connection {
         let conn = Connection::open_in_memory().unwrap();
         conn.execute_batch(

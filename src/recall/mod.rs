@@ -31,6 +31,7 @@ mod fusion;
 pub mod kinds;
 pub(crate) mod language;
 pub(crate) mod lexical;
+pub mod lexicon;
 mod profile;
 pub mod prompt;
 mod when;
