@@ -79,8 +79,20 @@ fn source(e: &EpisodeView) -> String {
     }
 }
 
+/// How long ago `days` (days before now; negative for a date after now, such as a message
+/// dated 9999-12-31 or sent from a clock running ahead) was: "12 min ago", "3 h ago",
+/// "40 days ago"; "in 2 days", "in 7974 years" ahead of now.
 fn age(days: f64) -> String {
-    match days {
+    if days < -1.0 / 1440.0 {
+        let ahead = -days;
+        return match ahead {
+            d if d < 1.0 / 24.0 => format!("in {:.0} min", d * 1440.0),
+            d if d < 1.0 => format!("in {:.0} h", d * 24.0),
+            d if d < 365.0 => format!("in {d:.0} days"),
+            d => format!("in {:.0} years", d / 365.25),
+        };
+    }
+    match days.max(0.0) {
         d if d < 1.0 / 24.0 => format!("{:.0} min ago", d * 1440.0),
         d if d < 1.0 => format!("{:.0} h ago", d * 24.0),
         d => format!("{d:.0} days ago"),
@@ -148,7 +160,18 @@ pub fn commands_applied(commands: &[minne::consolidate::AppliedCommand]) -> Vec<
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use super::{due_words, plural};
+    use super::{age, due_words, plural};
+
+    #[test]
+    fn an_age_ahead_of_now_says_so_instead_of_zero_minutes_ago() {
+        assert_eq!(age(0.5 / 1440.0), "0 min ago", "half a minute ago");
+        assert_eq!(age(3.0 / 24.0), "3 h ago");
+        assert_eq!(age(40.2), "40 days ago");
+        assert_eq!(age(-2.0), "in 2 days");
+        assert_eq!(age(-0.5), "in 12 h");
+        // 9999-12-31 seen from 2026-12-01: 2 912 108 days, 7972.9 Julian years.
+        assert_eq!(age(-2_912_108.0), "in 7973 years");
+    }
     use chrono::{DateTime, FixedOffset, TimeZone, Utc};
     use minne::consolidate::OpenItem;
     use minne::model::EpisodeId;

@@ -99,8 +99,9 @@ fn speaker(actor: &str) -> String {
 
 /// One memory: `- [12 days ago, relevance 0.81] you said: "…"` (or `"Caroline" said: "…"`).
 pub fn line(h: &RecallHit) -> String {
-    let days = h.age_days.max(0.0).round() as i64;
+    let days = h.age_days.round() as i64;
     let age = match days {
+        d if d < 0 => "dated in the future".to_string(),
         0 => "today".to_string(),
         1 => "1 day ago".to_string(),
         d => format!("{d} days ago"),
