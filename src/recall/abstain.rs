@@ -1479,12 +1479,43 @@ fn prefix_held(conn: &Connection, word: &str) -> Result<bool> {
 /// form of one of its translations ([`super::lexicon`]; forms of four letters or more also as
 /// the start of a longer word, "blod" in "blodgrupp", or as the end of a word of the best
 /// memories `texts`, "stuga" in "sommarstuga"), `Some(false)` when none does, `None` when the
-/// lexicon does not know the word. Errors: database errors.
+/// lexicon does not know the word nor, for a compound, both its parts
+/// ([`super::lexicon::Lexicon::compound_parts`]). Errors: database errors.
 fn held_in_translation(conn: &Connection, word: &str, texts: &[String]) -> Result<Option<bool>> {
-    let Some(forms) = super::lexicon::lexicon().translations(word) else {
-        return Ok(None);
+    let lexicon = super::lexicon::lexicon();
+    let Some(forms) = lexicon.translations(word) else {
+        // A compound the lexicon knows the parts of ("blodtype"): held when one memory holds
+        // both ("my blood type"); "blood" in one and "type 1 diabetes" in another is not.
+        // Its own inflections ("blodtypen") were found by prefix before.
+        let Some((head, tail)) = lexicon.compound_parts(word) else {
+            return Ok(None);
+        };
+        let (Some(head), Some(tail)) = (lexicon.translations(head), lexicon.translations(tail))
+        else {
+            return Ok(None);
+        };
+        let query = format!("({}) AND ({})", forms_query(&head), forms_query(&tail));
+        let mut stmt =
+            conn.prepare_cached("SELECT 1 FROM episodes_fts WHERE episodes_fts MATCH ?1 LIMIT 1")?;
+        return Ok(Some(stmt.exists([query])?));
     };
-    let query = forms
+    let mut stmt =
+        conn.prepare_cached("SELECT 1 FROM episodes_fts WHERE episodes_fts MATCH ?1 LIMIT 1")?;
+    if stmt.exists([forms_query(&forms)])? {
+        return Ok(Some(true));
+    }
+    let ends = texts.iter().flat_map(|t| content_sequence(t)).any(|w| {
+        forms
+            .iter()
+            .any(|f| f.chars().count() >= 4 && w.len() > f.len() && w.ends_with(f))
+    });
+    Ok(Some(ends))
+}
+
+/// The FTS5 query for any of `forms`: each quoted, those of four letters or more also as the
+/// start of a longer word ("blod" in "blodgrupp"), joined by OR.
+fn forms_query(forms: &[&str]) -> String {
+    forms
         .iter()
         .map(|f| {
             let quoted = format!("\"{}\"", f.replace('"', "\"\""));
@@ -1495,18 +1526,7 @@ fn held_in_translation(conn: &Connection, word: &str, texts: &[String]) -> Resul
             }
         })
         .collect::<Vec<_>>()
-        .join(" OR ");
-    let mut stmt =
-        conn.prepare_cached("SELECT 1 FROM episodes_fts WHERE episodes_fts MATCH ?1 LIMIT 1")?;
-    if stmt.exists([query])? {
-        return Ok(Some(true));
-    }
-    let ends = texts.iter().flat_map(|t| content_sequence(t)).any(|w| {
-        forms
-            .iter()
-            .any(|f| f.chars().count() >= 4 && w.len() > f.len() && w.ends_with(f))
-    });
-    Ok(Some(ends))
+        .join(" OR ")
 }
 
 /// `word` lowercased with its diacritics taken off (å, ä → a; ö, ø → o; æ → ae; é → e;
@@ -2209,6 +2229,30 @@ mod tests {
             held_in_translation(&conn, "zqxwv", &texts).unwrap(),
             None,
             "a word the lexicon does not know says nothing"
+        );
+        assert_eq!(
+            held_in_translation(&conn, "blodtype", &texts).unwrap(),
+            Some(false),
+            "blood is held (blodprover) but no type: the compound is not"
+        );
+        assert_eq!(
+            held_in_translation(&conn, "hundtyp", &texts).unwrap(),
+            Some(false)
+        );
+        let apart = fts_store(&[
+            ("Mina blodprover kom tillbaka i går.", ""),
+            ("I have type 1 diabetes.", ""),
+        ]);
+        assert_eq!(
+            held_in_translation(&apart, "blodtype", &texts).unwrap(),
+            Some(false),
+            "blood in one memory and type in another is no blood type"
+        );
+        let typed = fts_store(&[("My blood type is A positive.", "")]);
+        assert_eq!(
+            held_in_translation(&typed, "blodtype", &texts).unwrap(),
+            Some(true),
+            "both parts, in English"
         );
     }
 

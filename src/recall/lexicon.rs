@@ -112,6 +112,36 @@ impl Lexicon {
     }
 }
 
+impl Lexicon {
+    /// The two parts of a Swedish or Danish compound the lexicon does not list but whose
+    /// parts it knows ("blodtype": "blod" and "type"; "födelsedag" with its linking s:
+    /// "födelse", "dag"), each at least three letters, the first split from the left that
+    /// works; `None` for a listed word or when no split does.
+    pub fn compound_parts<'a>(&self, word: &'a str) -> Option<(&'a str, &'a str)> {
+        if self.by_form.contains_key(word) {
+            return None;
+        }
+        let bounds: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
+        let known = |w: &str| self.by_form.contains_key(w);
+        for (n, &i) in bounds.iter().enumerate() {
+            if n < 3 || bounds.len() - n < 3 {
+                continue;
+            }
+            let (head, tail) = word.split_at(i);
+            let linked = head.strip_suffix('s').filter(|h| h.chars().count() >= 3);
+            if known(tail) && (known(head) || linked.is_some_and(known)) {
+                let head = if known(head) {
+                    head
+                } else {
+                    linked.unwrap_or(head)
+                };
+                return Some((head, tail));
+            }
+        }
+        None
+    }
+}
+
 /// Minne's lexicon, parsed once. A malformed `lexicon.txt` fails the unit test
 /// `the_shipped_lexicon_parses`; should one still ship, recall runs with an empty lexicon
 /// (no word is judged across languages) rather than fail.
@@ -170,6 +200,27 @@ mod tests {
             None,
             "a base form shorter than three letters is not tried"
         );
+    }
+
+    #[test]
+    fn an_unlisted_compound_splits_into_two_known_parts() {
+        let l = Lexicon::parse(
+            "en blood | sv blod | da blod\n\
+             en type | sv typ | da type\n\
+             en birth | sv födelse | da fødsel\n\
+             en day | sv dag | da dag\n\
+             en dentist | sv tandläkare | da tandlæge\n",
+        )
+        .unwrap();
+        assert_eq!(l.compound_parts("blodtype"), Some(("blod", "type")));
+        assert_eq!(
+            l.compound_parts("födelsedag"),
+            Some(("födelse", "dag")),
+            "a linking s"
+        );
+        assert_eq!(l.compound_parts("tandläkare"), None, "listed: no split");
+        assert_eq!(l.compound_parts("hundra"), None, "no known parts");
+        assert_eq!(l.compound_parts("bloddag"), Some(("blod", "dag")));
     }
 
     #[test]

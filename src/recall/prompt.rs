@@ -164,6 +164,24 @@ mod tests {
     }
 
     #[test]
+    fn a_memory_dated_after_now_is_not_from_today() {
+        // A fresh user imported a message dated 9999-12-31: its age is negative, and the
+        // block said "today".
+        let mut h = hit(1, "I live in Tartu.");
+        h.age_days = -2_912_108.0;
+        assert!(
+            line(&h).starts_with("- [dated in the future, relevance"),
+            "{}",
+            line(&h)
+        );
+        h.age_days = -0.2;
+        assert!(
+            line(&h).starts_with("- [today,"),
+            "a clock a little ahead is still today"
+        );
+    }
+
+    #[test]
     fn a_100_kb_memory_is_cut_in_the_block() {
         // Finding: a 100 kB memory was quoted whole (100,210 bytes of block). Multi-byte
         // characters ("å" is 2 bytes, the emoji 4) so that a byte cut would break one.
