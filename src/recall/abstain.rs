@@ -98,11 +98,12 @@ pub struct Focus {
     pub about_assistant: bool,
     /// Capitalised words of the question (not at a sentence's start, not a person of the
     /// context, not a frame word such as a month) that no memory holds, as written or as a
-    /// derived form ([`proper_words`]); with [`Focus::cross_language`], nor with other
-    /// diacritics or as a translation the lexicon knows ("Gothenburg", "Göteborg").
+    /// derived form ([`proper_words`]), nor with its diacritics taken off ("Malmo"), nor as a
+    /// translation the lexicon knows ("Gothenburg", "Göteborg").
     pub proper: Vec<String>,
     /// The focus words right after a possessive (`my`, `our`, `min`, `vår`, `vores`, …) that
-    /// no memory holds in any form, nor as a close word ([`determined_words`]). With
+    /// no memory holds in any form, nor as a close word, nor as a translation the lexicon
+    /// knows ([`determined_words`]). With
     /// [`Focus::cross_language`], only the words of phrases none of whose words is held,
     /// the lexicon knowing every one and no memory holding a translation ("my blood type"
     /// is held by "min blodgrupp").
