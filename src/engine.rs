@@ -18,6 +18,7 @@ use crate::keys::KeyConfig;
 use crate::llm::ChatModel;
 use crate::model::Role;
 use crate::store::{Store, fmt_fixed, fmt_utc};
+use chrono::Datelike;
 
 /// One open context: its store, the embedder and the clock handed in by the front end.
 #[derive(Debug)]
@@ -155,6 +156,24 @@ impl Engine {
     ) -> Result<ImportReport> {
         self.require_capture("capture")?;
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
+        // A date in the calendar's last years ("9999-12-31", a sentinel) cannot be stored
+        // safely: a time the message names ("tomorrow") would fall past 9999-12-31, which
+        // RFC 3339 cannot write, and every listing and recall would then fail on it.
+        // Nothing is stored: the whole import is refused, with what to fix.
+        for s in sessions {
+            for (i, m) in s.messages.iter().enumerate() {
+                if m.sent_at.to_utc().year() >= LAST_STORABLE_YEAR {
+                    return Err(Error::InvalidInput(format!(
+                        "message {} of session `{}` is dated {}, at the calendar's end: Minne \
+                         stores dates before the year {LAST_STORABLE_YEAR}; fix the message's \
+                         date in the file (nothing was imported)",
+                        i + 1,
+                        s.key,
+                        m.sent_at.to_rfc3339()
+                    )));
+                }
+            }
+        }
         let mut sessions = sessions.to_vec();
         let (messages_truncated, messages_cleaned) = import::sanitise(&mut sessions);
         // A clock a little off is normal; a message dated later than that is kept as given
@@ -354,6 +373,10 @@ pub(crate) fn dedupe_key_of(tx: &rusqlite::Transaction<'_>, message_id: i64) -> 
 /// How far past the engine's clock a message may be dated before an import reports it as
 /// dated in the future (minutes): clocks on two devices differ by a little.
 const FUTURE_SLACK_MINUTES: i64 = 10;
+
+/// The first year a message may not be dated in ([`Engine::import_sessions`]): times derived
+/// from its words ("next year", "in two weeks") must stay within RFC 3339's four-digit years.
+const LAST_STORABLE_YEAR: i32 = 9000;
 
 /// The key that makes re-imports idempotent: the same session, role, time and words are the
 /// same message.

@@ -500,6 +500,40 @@ fn an_import_reports_messages_dated_in_the_future() {
         .unwrap();
     assert_eq!(report.messages_added, 3, "all are kept");
     assert_eq!(report.messages_in_future, 1, "only the one 400 days ahead");
+
+    // Fresh-user finding: "I met Cecilia at the museum tomorrow." dated 9999-12-31T23:59:59Z
+    // was stored with its event time on 10000-01-01, which RFC 3339 cannot write, and every
+    // `list` and `recall` failed after. Such a date is refused, naming the message, and what
+    // was stored before is kept and still listed.
+    let err = engine
+        .import_sessions(
+            &[NewSession {
+                key: "d5".into(),
+                messages: vec![message(
+                    "x",
+                    at("9999-12-31T23:59:59+00:00"),
+                    "I met Cecilia at the museum tomorrow.",
+                )],
+            }],
+            "chat",
+            &mut |_| {},
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("message 1 of session `d5`") && err.contains("9999-12-31"),
+        "{err}"
+    );
+    assert_eq!(
+        engine.episode_count().unwrap(),
+        3,
+        "nothing stored, nothing lost"
+    );
+    assert!(
+        engine
+            .recall(&minne::recall::RecallQuery::new("Lund"))
+            .is_ok()
+    );
 }
 
 /// Fresh-user finding: after an edit to "20 January at 11am", recall and export still showed
