@@ -149,7 +149,18 @@ pub(crate) fn fmt_utc(t: DateTime<Utc>) -> String {
 }
 
 /// Reads a stored UTC time.
+/// A time past 9999-12-31 written by chrono's `to_rfc3339` ("+10000-01-01T00:00:00+00:00",
+/// stored before imports refused such dates) reads as the last storable instant, so that a
+/// store holding one still lists and recalls.
 pub(crate) fn parse_utc(s: &str) -> Result<DateTime<Utc>> {
+    if s.starts_with('+') && s[1..].chars().take_while(char::is_ascii_digit).count() > 4 {
+        return Ok(DateTime::<Utc>::from_naive_utc_and_offset(
+            chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
+                .and_then(|d| d.and_hms_opt(23, 59, 59))
+                .unwrap_or_default(),
+            Utc,
+        ));
+    }
     DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| Error::InvalidInput(format!("stored time `{s}` is not RFC 3339: {e}")))
@@ -241,6 +252,17 @@ pub(crate) fn blob_to_vector(b: &[u8]) -> Option<Vec<f32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stored_time_past_the_year_9999_reads_as_its_last_second() {
+        let t = parse_utc("+10000-01-01T00:00:00+00:00").unwrap();
+        assert_eq!(fmt_utc(t), "9999-12-31T23:59:59.000Z");
+        assert!(parse_utc("2026-12-03T06:00:00.000Z").is_ok());
+        assert!(
+            parse_utc("+12-01-01").is_err(),
+            "a short signed year is no such time"
+        );
+    }
 
     /// `<temp>/data/t.sqlite`, so the key dir `<temp>/keys` is outside the data dir.
     fn data_file(dir: &tempfile::TempDir) -> PathBuf {
