@@ -12,7 +12,7 @@
 //!   later than the other, about the same thing: they share a content word, and both are
 //!   relevant to the question (each scores at least the model's calibrated threshold).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use rusqlite::Connection;
 
@@ -20,16 +20,14 @@ use super::{RecallHit, lexical};
 use crate::error::Result;
 use crate::model::{ActKind, EpisodeId};
 
-/// Pairs `(older, newer)` of episodes whose facts superseded one another, directly or along a
-/// chain of the same attribute (Lund, then Malmö, then Göteborg, then Aarhus: Aarhus disagrees
-/// with all three, so it is marked against Malmö when Göteborg was not recalled), where at
-/// least one side is in `ids`. Errors: database errors.
+/// Pairs `(older, newer)` of episodes whose facts superseded one another, where at least one
+/// side is in `ids`. Errors: database errors.
 pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i64, i64)>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
     let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT o.attribute, so.episode_id, sn.episode_id
+        "SELECT DISTINCT so.episode_id, sn.episode_id
          FROM facts o JOIN facts n
               ON n.attribute = o.attribute AND n.id <> o.id AND n.norm <> o.norm
          JOIN fact_sources so ON so.fact_id = o.id
@@ -40,56 +38,16 @@ pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i6
                     AND n.valid_from = o.valid_to))
            AND so.episode_id <> sn.episode_id",
     )?;
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-        ))
-    })?;
-    let mut direct: HashMap<String, Vec<(i64, i64)>> = HashMap::new();
-    for row in rows {
-        let (attribute, old, new) = row?;
-        direct.entry(attribute).or_default().push((old, new));
-    }
     let wanted: HashSet<i64> = ids.iter().map(|i| i.0).collect();
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
     let mut out = Vec::new();
-    for edges in direct.values() {
-        for (old, new) in chain_closure(edges) {
-            if (wanted.contains(&old) || wanted.contains(&new)) && !out.contains(&(old, new)) {
-                out.push((old, new));
-            }
+    for row in rows {
+        let (old, new) = row?;
+        if wanted.contains(&old) || wanted.contains(&new) {
+            out.push((old, new));
         }
     }
     Ok(out)
-}
-
-/// The pairs `(a, c)` reachable along `edges` (`(older, newer)`, one attribute's direct
-/// supersessions), each once, no episode paired with itself (a value said again later).
-fn chain_closure(edges: &[(i64, i64)]) -> Vec<(i64, i64)> {
-    let mut next: HashMap<i64, Vec<i64>> = HashMap::new();
-    for (a, b) in edges {
-        next.entry(*a).or_default().push(*b);
-    }
-    let mut starts: Vec<i64> = next.keys().copied().collect();
-    starts.sort_unstable();
-    let mut out = Vec::new();
-    for start in starts {
-        let mut seen: HashSet<i64> = HashSet::new();
-        let mut stack: Vec<i64> = next.get(&start).cloned().unwrap_or_default();
-        while let Some(n) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
-            }
-            if n != start {
-                out.push((start, n));
-            }
-            if let Some(more) = next.get(&n) {
-                stack.extend(more);
-            }
-        }
-    }
-    out
 }
 
 /// Whether `later` corrects or retracts `earlier`: said after it, by the same speaker, as a
@@ -153,24 +111,14 @@ pub(crate) fn mark(hits: &mut Vec<RecallHit>, pairs: &[(i64, i64)], floor: f64) 
             }
         }
     }
-    // Newer first: the latest word on a matter leads, the older follows it. A chain (three
-    // moves) may need more than one pass; each move only brings a newer memory forward, so
-    // the passes end (at most one per hit, as a guard).
-    for _ in 0..hits.len().max(1) {
-        let mut moved = false;
-        for (old, new) in &found {
-            let pos =
-                |id: EpisodeId, hits: &[RecallHit]| hits.iter().position(|h| h.episode.id == id);
-            if let (Some(o), Some(n)) = (pos(*old, hits), pos(*new, hits))
-                && n > o
-            {
-                let newer = hits.remove(n);
-                hits.insert(o, newer);
-                moved = true;
-            }
-        }
-        if !moved {
-            break;
+    // Newer first: the latest word on a matter leads, the older follows it.
+    for (old, new) in &found {
+        let pos = |id: EpisodeId, hits: &[RecallHit]| hits.iter().position(|h| h.episode.id == id);
+        if let (Some(o), Some(n)) = (pos(*old, hits), pos(*new, hits))
+            && n > o
+        {
+            let newer = hits.remove(n);
+            hits.insert(o, newer);
         }
     }
 }
@@ -189,23 +137,6 @@ mod tests {
         later.episode.occurred_at += chrono::Duration::days(3);
         later.score = later_score;
         vec![earlier, later]
-    }
-
-    #[test]
-    fn a_chain_of_supersessions_pairs_every_older_value_with_every_newer_one() {
-        // Lund (1) -> Malmö (2) -> Göteborg (3) -> Aarhus (4), and a side edge 1 -> 5.
-        let mut got = chain_closure(&[(1, 2), (2, 3), (3, 4), (1, 5)]);
-        got.sort_unstable();
-        assert_eq!(
-            got,
-            vec![(1, 2), (1, 3), (1, 4), (1, 5), (2, 3), (2, 4), (3, 4)],
-            "six pairs along the chain, plus the side edge; nothing runs backwards"
-        );
-        // A value said again after a change (Malmö, Lund, Malmö as one episode 2) loops: no
-        // episode is paired with itself and the walk ends.
-        let mut looped = chain_closure(&[(2, 1), (1, 2)]);
-        looped.sort_unstable();
-        assert_eq!(looped, vec![(1, 2), (2, 1)]);
     }
 
     #[test]
