@@ -81,7 +81,7 @@ fn source(e: &EpisodeView) -> String {
 
 /// How long ago `days` (days before now; negative for a date after now, such as a message
 /// dated 9999-12-31 or sent from a clock running ahead) was: "12 min ago", "3 h ago",
-/// "40 days ago"; "in 2 days", "in 7974 years" ahead of now.
+/// "40 days ago"; "in 2 days", "in 7973 years" ahead of now.
 fn age(days: f64) -> String {
     if days < -1.0 / 1440.0 {
         let ahead = -days;
@@ -162,6 +162,10 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::{age, due_words, plural};
 
+    use chrono::{DateTime, FixedOffset, TimeZone, Utc};
+    use minne::consolidate::OpenItem;
+    use minne::model::EpisodeId;
+
     #[test]
     fn an_age_ahead_of_now_says_so_instead_of_zero_minutes_ago() {
         assert_eq!(age(0.5 / 1440.0), "0 min ago", "half a minute ago");
@@ -172,9 +176,6 @@ mod tests {
         // 9999-12-31 seen from 2026-12-01: 2 912 108 days, 7972.9 Julian years.
         assert_eq!(age(-2_912_108.0), "in 7973 years");
     }
-    use chrono::{DateTime, FixedOffset, TimeZone, Utc};
-    use minne::consolidate::OpenItem;
-    use minne::model::EpisodeId;
 
     fn item(status: &str, due: Option<DateTime<FixedOffset>>) -> OpenItem {
         OpenItem {

@@ -928,13 +928,15 @@ pub(crate) fn fill_absent_read(
     // An owned thing may be held in another language by a memory outside the best ones ("Var
     // jobbar min fru?" over "My wife Karin starts her new job"), or by a synonym the lexicon
     // knows.
-    let mut owned = Vec::new();
+    let mut in_translation: HashMap<String, Option<bool>> = HashMap::new();
     for w in absent.iter().filter(|w| determined.contains(w)) {
-        if held_in_translation(conn, w, &texts)? != Some(true) {
-            owned.push(w.clone());
-        }
+        in_translation.insert(w.clone(), held_in_translation(conn, w, &texts)?);
     }
-    focus.determined = owned;
+    focus.determined = absent
+        .iter()
+        .filter(|w| in_translation.get(*w).is_some_and(|h| *h != Some(true)))
+        .cloned()
+        .collect();
     if focus.cross_language {
         // Across languages an owned thing is missing only when the lexicon knows every word
         // of its phrase and no memory holds any of their translations: "my blood type" is
@@ -943,7 +945,7 @@ pub(crate) fn fill_absent_read(
         for phrase in &determined_phrases {
             let mut missing = true;
             for w in phrase {
-                if !absent.contains(w) || held_in_translation(conn, w, &texts)? != Some(false) {
+                if in_translation.get(w) != Some(&Some(false)) {
                     missing = false;
                     break;
                 }
