@@ -170,7 +170,8 @@ fn kind_of(
     let first_person = words.iter().any(|w| cues::first_person(w, cx.lang, true));
     let decision = (first_person && cues::any(all, cues::DECISION))
         || cues::any(all, cues::DECISION_BARE)
-        || negative_choice(words);
+        || negative_choice(words)
+        || negated_plan(t, range, cx);
     // A question promises nothing: only the statement before a tag may ("I'll send it on
     // Friday, okay?").
     let promising = if question {
@@ -178,8 +179,12 @@ fn kind_of(
     } else {
         all.len()
     };
-    let commitment =
-        promise(&all[..promising]) || plan(t, &(range.start..range.start + promising), cx);
+    // "Can you remind me to call the plumber tomorrow?" asks for a reminder: a to-do of the
+    // user's, question or not.
+    let reminded = cx.role == Role::User && reminder(all);
+    let commitment = promise(&all[..promising])
+        || plan(t, &(range.start..range.start + promising), cx)
+        || reminded;
     let contrast = contrast(all);
     match cx.role {
         Role::User => {
@@ -365,10 +370,59 @@ fn plan(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> bool {
             None => false,
         },
         (Lang::Sv | Lang::Da, Some("jag" | "jeg" | "vi")) => {
-            let present = |v: &str| v.ends_with('r') && acts(v) && !NOT_VERBS.contains(&v);
-            w(i + 1).is_some_and(present) || (i > range.start && w(i - 1).is_some_and(present))
+            // "Jag åker inte …": the plan is refused, not made (see `negated_plan`).
+            let negated = |at: usize| w(at).is_some_and(|n| NOT.contains(&n));
+            (w(i + 1).is_some_and(nordic_present) && !negated(i + 2))
+                || (i > range.start && w(i - 1).is_some_and(nordic_present) && !negated(i + 1))
         }
         _ => false,
+    })
+}
+
+/// Negations right after a plan's verb ("Jag åker *inte* …", "Jeg kommer *ikke* …").
+const NOT: &[&str] = &["inte", "ikke", "not", "aldrig", "never"];
+
+/// A Swedish or Danish plan in the present tense said with a negation after its verb, with a
+/// time ahead ("Jag kommer inte att gå på festen på fredag", "Vi åker inte till stugan i
+/// helgen", "Jeg kommer ikke til festen på fredag"): choosing not to do something (rule 4), a
+/// decision, never a to-do. [`plan`] refuses these: read as plans they became open items due
+/// on the very day the user said they would not act.
+fn negated_plan(t: &[Token<'_>], range: &Range<usize>, cx: &Context) -> bool {
+    if !cx.ahead || !matches!(cx.lang, Lang::Sv | Lang::Da) {
+        return false;
+    }
+    let w = |i: usize| {
+        t.get(i)
+            .filter(|_| range.contains(&i))
+            .map(|x| x.low.as_str())
+    };
+    range.clone().any(|i| {
+        matches!(w(i), Some("jag" | "jeg" | "vi"))
+            && w(i + 1).is_some_and(nordic_present)
+            && w(i + 2).is_some_and(|n| NOT.contains(&n))
+    })
+}
+
+/// A Swedish or Danish present-tense verb that acts ("åker", "sender", "kommer").
+fn nordic_present(v: &str) -> bool {
+    v.ends_with('r') && !cues::STATIVE.contains(&v) && v.len() > 2 && !NOT_VERBS.contains(&v)
+}
+
+/// Whether the user asks to be reminded of something to do ([`cues::REMINDER`]: "Remind me to
+/// call the plumber", "Påminn mig om att köpa present", "Mind mig om at betale husleje", "Can
+/// you remind me to …?"): the request must say what or when after it
+/// ([`cues::REMINDED_OF`]), so "You remind me of my sister" and "Can you remind me what the
+/// code was?" are none, and a negation before it ("Don't remind me") refuses it.
+fn reminder(all: &[&str]) -> bool {
+    const REFUSED: &[&str] = &[
+        "don't", "not", "never", "stop", "inte", "aldrig", "sluta", "ikke", "lad", "hold",
+    ];
+    cues::REMINDER.iter().any(|phrase| {
+        cues::find_all(all, phrase).any(|k| {
+            let next = all.get(k + phrase.split(' ').count()).copied();
+            let refused = k > 0 && REFUSED.contains(&all[k - 1]);
+            next.is_some_and(|n| cues::REMINDED_OF.contains(&n)) && !refused
+        })
     })
 }
 
@@ -391,6 +445,7 @@ fn negative_choice(words: &[&str]) -> bool {
     const SHAPES: &[&str] = &[
         "we're not going to", "we are not going to", "i'm not going to", "i am not going to",
         "vi ska inte", "jag ska inte", "vi kommer inte att", "vi skal ikke", "jeg skal ikke",
+        "jag kommer inte att", "jeg kommer ikke til at", "vi kommer ikke til at",
     ];
     if cues::any(words, SHAPES) {
         return true;
@@ -419,6 +474,10 @@ fn negative_choice(words: &[&str]) -> bool {
     }) || words
         .windows(3)
         .any(|w| matches!(w[0], "we" | "i") && w[1] == "won't" && w[2] != "be")
+        // "I will not go to the party": "won't" said in full.
+        || words.windows(4).any(|w| {
+            matches!(w[0], "we" | "i") && w[1] == "will" && w[2] == "not" && w[3] != "be"
+        })
 }
 
 #[cfg(test)]

@@ -134,12 +134,33 @@ pub(crate) const COMMITMENT: &[&str] = &[
     "vi har lovat", "jeg har lovet", "vi har lovet",
 ];
 
+/// A request to be reminded ("Remind me to call the plumber", "Påminn mig om att köpa
+/// present", "Mind mig om at betale husleje"): a to-do of the user's, so a commitment (rule 5)
+/// like "I'll call the plumber", and an open item. Read by `act::reminder`, which needs what
+/// is to be done after it ("to", "att", "om at", a time), so "It reminds me of home" and
+/// "Don't remind me" ask for nothing.
+#[rustfmt::skip]
+pub(crate) const REMINDER: &[&str] = &[
+    "remind me", "don't let me forget", "do not let me forget", "set a reminder",
+    "add a reminder", "påminn mig", "påminna mig", "påminner du mig", "låt mig inte glömma",
+    "sätt en påminnelse", "lägg in en påminnelse", "mind mig", "minde mig", "minder du mig",
+    "påmind mig", "påminde mig", "lad mig ikke glemme", "sæt en påmindelse", "lav en påmindelse",
+];
+
+/// What may follow a [`REMINDER`] and say what is to be done or when ("remind me *to* …",
+/// "påminn mig *om att* …", "mind mig *om* at …", "remind me *tomorrow* …").
+#[rustfmt::skip]
+pub(crate) const REMINDED_OF: &[&str] = &[
+    "to", "about", "that", "on", "at", "in", "tomorrow", "tonight", "next", "this", "before",
+    "om", "att", "på", "i", "imorgon", "innan", "at", "før", "inden", "til", ":",
+];
+
 /// Words after "I'll"/"jeg vil" that make it a stance, not a promise ("I'll believe it when I
 /// see it", "jeg vil gerne").
 pub(crate) const NOT_A_PROMISE: &[&str] = &[
     "believe", "think", "guess", "bet", "wonder", "admit", "assume", "suppose", "love", "like",
     "hate", "miss", "survive", "live", "probably", "maybe", "possibly", "try", "never", "gerne",
-    "nok", "hellere", "ikke", "inte", "gärna", "nog",
+    "nok", "hellere", "ikke", "inte", "gärna", "nog", "not",
 ];
 
 /// Hedges (rule 6): an intention with one of these is an observation.

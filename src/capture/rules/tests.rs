@@ -153,6 +153,30 @@ fn seed_004_example_field_by_field() {
 #[case::sv_instruction_longer(Role::User, "Skriv alltid på svenska.", &[ActKind::Observation])]
 #[case::da_instruction(Role::User, "Svar altid kort.", &[ActKind::Observation])]
 #[case::sv_aside_stays_minor(Role::User, "Helt magiskt!", &[ActKind::Routine])]
+// A request to be reminded is a to-do of the user's, so a commitment and an open item (a
+// fresh user's "Remind me to call the plumber tomorrow" was an observation), question or not.
+#[case::en_remind_me(Role::User, "Remind me to call the plumber tomorrow.", &[ActKind::Commitment])]
+#[case::en_please_remind_me(Role::User, "Please remind me about the dentist on Friday.", &[ActKind::Commitment])]
+#[case::en_can_you_remind_me(Role::User, "Can you remind me to water the plants tonight?", &[ActKind::Commitment])]
+#[case::en_dont_let_me_forget(Role::User, "Don't let me forget to renew my passport.", &[ActKind::Commitment])]
+#[case::sv_paminn_mig(Role::User, "Påminn mig om att köpa present till Astrid på lördag.", &[ActKind::Commitment])]
+#[case::sv_kan_du_paminna(Role::User, "Kan du påminna mig om att ringa tandläkaren i morgon?", &[ActKind::Commitment])]
+#[case::da_mind_mig(Role::User, "Mind mig om at betale husleje i morgen.", &[ActKind::Commitment])]
+#[case::da_paamind(Role::User, "Påmind mig om at ringe til mor på søndag.", &[ActKind::Commitment])]
+// "Remind" that evokes, asks a lookup, or is refused asks for no reminder.
+#[case::en_reminds_of(Role::User, "You remind me of my sister.", &[ActKind::Observation])]
+#[case::en_remind_me_what(Role::User, "Can you remind me what the wifi password was?", &[ActKind::Observation])]
+// A negated intention chooses not to act (rule 4): a decision, never an open item (a fresh
+// user's "I will not go to the party on Friday" became a commitment due that Friday).
+#[case::en_will_not(Role::User, "I will not go to the party on Friday.", &[ActKind::Decision])]
+#[case::en_wont(Role::User, "I won't go to the party on Friday.", &[ActKind::Decision])]
+#[case::sv_kommer_inte_att(Role::User, "Jag kommer inte att gå på festen på fredag.", &[ActKind::Decision])]
+#[case::sv_present_negated(Role::User, "Vi åker inte till stugan på lördag.", &[ActKind::Decision])]
+#[case::da_present_negated(Role::User, "Jeg kommer ikke til festen på fredag.", &[ActKind::Decision])]
+#[case::en_will_not_be(Role::User, "I will not be able to join on Friday.", &[ActKind::Observation])]
+// The plain plans stay commitments.
+#[case::sv_present_plan(Role::User, "Vi åker till stugan på lördag.", &[ActKind::Commitment])]
+#[case::da_present_plan(Role::User, "Jeg kommer til festen på fredag.", &[ActKind::Commitment])]
 fn act_kinds_and_segments(#[case] role: Role, #[case] text: &str, #[case] expected: &[ActKind]) {
     let episodes = run(role, text, "2026-05-13T09:00:00+02:00");
     assert_eq!(
