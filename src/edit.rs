@@ -120,6 +120,7 @@ impl Engine {
             .store
             .conn_mut()
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let support = crate::consolidate::fact_support(&tx)?;
         let Some(Rewritten {
             messages_redacted,
             message_id,
@@ -141,6 +142,7 @@ impl Engine {
         };
         let echoes =
             crate::forget::cut_edited_echoes(&tx, message_id, &old_text, new_text, &secret, at)?;
+        crate::consolidate::drop_values_no_source_says(&tx, &support)?;
         let facts_dropped = crate::consolidate::drop_unsupported_facts(&tx)?;
         tx.commit()?;
         self.embed_pending(&mut |_| {})?;

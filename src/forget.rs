@@ -385,6 +385,7 @@ impl Engine {
             at,
             ..Default::default()
         };
+        let support = crate::consolidate::fact_support(&tx)?;
         match scope {
             ForgetScope::Episode(id) => forget_episode(&tx, *id, &secret, &mut receipt)?,
             ForgetScope::Session(id) => {
@@ -448,7 +449,9 @@ impl Engine {
             tx.execute("DELETE FROM sessions WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id)", [])?;
         // A speaker's tone baseline names them: it goes when none of their messages is left.
         tx.execute("DELETE FROM speaker_baselines WHERE actor NOT IN (SELECT DISTINCT actor FROM messages)", [])?;
-        // Facts resting only on what went go too; a fact with other support stays with it.
+        // Facts resting only on what went go too; a fact with other support stays with it,
+        // unless what is left says only part of its value (then it is built again from that).
+        let reread = crate::consolidate::drop_values_no_source_says(&tx, &support)?;
         receipt.facts += crate::consolidate::drop_unsupported_facts(&tx)?;
         // Summaries that quoted what went were deleted with it (trigger); rebuild them from
         // what is left, so a session keeps a summary without the forgotten words.
@@ -466,6 +469,13 @@ impl Engine {
             receipt
                 .not_reached
                 .push(format!("re-embedding episodes kept by a restatement: {e}"));
+        }
+        if reread > 0
+            && let Err(e) = self.consolidate()
+        {
+            receipt.not_reached.push(format!(
+                "rebuilding facts from the memories left ({e}); `minne consolidate` retries"
+            ));
         }
         // The forget is committed: from here on a failure must not read as "nothing
         // happened". What cannot be finished now goes on the receipt, and a marker beside the
@@ -583,6 +593,32 @@ impl Engine {
                 },
                 Ok,
             )
+    }
+
+    /// The sessions a user's word for a conversation may mean: the one with exactly this key,
+    /// and those whose key ends in `:name` (an import's own id, `1` of `transcript:1`, which
+    /// `minne list` shows), with their keys, by key. Empty when none.
+    pub fn sessions_named(&self, name: &str) -> Result<Vec<(SessionId, String)>> {
+        let mut stmt = self.store.conn().prepare(
+            "SELECT id, external_id FROM sessions
+             WHERE external_id = ?1 OR substr(external_id, -length(?1) - 1) = ':' || ?1
+             ORDER BY external_id",
+        )?;
+        let rows = stmt.query_map([name], |r| Ok((SessionId(r.get(0)?), r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The key of session number `id`, if it exists.
+    pub fn session_key(&self, id: SessionId) -> Result<Option<String>> {
+        Ok(self
+            .store
+            .conn()
+            .query_row(
+                "SELECT external_id FROM sessions WHERE id = ?1",
+                [id.0],
+                |r| r.get(0),
+            )
+            .optional()?)
     }
 
     /// Forgets one episode; a shorthand for [`Engine::forget`] with [`ForgetScope::Episode`].

@@ -349,3 +349,140 @@ fn under_e5_a_topic_forget_takes_only_memories_that_share_a_word_with_it() {
     assert!(left.iter().all(|t| !t.contains("Volvo")), "{left:#?}");
     assert!(left.iter().any(|t| t.contains("Erik")), "{left:#?}");
 }
+
+/// The active name in the profile and how many episodes hold it up.
+fn profile_name(engine: &Engine) -> Vec<(String, usize)> {
+    engine
+        .profile()
+        .unwrap()
+        .facts
+        .into_iter()
+        .filter(|f| f.attribute == "name")
+        .map(|f| (f.value, f.support))
+        .collect()
+}
+
+fn episode_with(engine: &Engine, needle: &str) -> EpisodeId {
+    engine
+        .list_episodes(100, 0)
+        .unwrap()
+        .into_iter()
+        .find(|e| e.text.contains(needle))
+        .unwrap_or_else(|| panic!("an episode says {needle}"))
+        .id
+}
+
+/// A fresh user said their name three times, once with the surname, and forgot that one:
+/// the profile went on saying "Erik Lindqvist" (the two other sayings of "Erik" held up the
+/// longer name) and the surname stayed in the file. What is left says "Erik", twice.
+#[test]
+fn a_forgotten_surname_leaves_the_profile_and_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut engine = open(&data, common::real_embedder());
+    import(
+        &mut engine,
+        dir.path(),
+        "names",
+        &[
+            "My name is Erik.",
+            "Jag heter Erik Lindqvist.",
+            "Jeg hedder Erik.",
+        ],
+    );
+    engine.consolidate().unwrap();
+    assert_eq!(
+        profile_name(&engine),
+        [("Erik Lindqvist".to_string(), 2)],
+        "the surname refines the name; the Danish saying supports it in part"
+    );
+    let receipt = engine
+        .forget(&ForgetScope::Episode(episode_with(&engine, "Lindqvist")))
+        .unwrap();
+    assert!(receipt.not_reached.is_empty(), "{:?}", receipt.not_reached);
+    assert_eq!(
+        profile_name(&engine),
+        [("Erik".to_string(), 2)],
+        "the English and the Danish sayings are left, and both say Erik"
+    );
+    drop(engine);
+    assert_eq!(
+        common::occurrences(&data, "lindqvist"),
+        Vec::<String>::new(),
+        "no byte of the forgotten surname is left"
+    );
+}
+
+/// The same after an edit: "Jag heter Erik Lindqvist" edited to "Jag heter Erik" leaves no
+/// fact with the surname.
+#[test]
+fn an_edited_away_surname_leaves_the_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut engine = open(&data, common::real_embedder());
+    import(
+        &mut engine,
+        dir.path(),
+        "names",
+        &[
+            "My name is Erik.",
+            "Jag heter Erik Lindqvist.",
+            "Jeg hedder Erik.",
+        ],
+    );
+    engine.consolidate().unwrap();
+    let id = episode_with(&engine, "Lindqvist");
+    engine.edit_episode(id, "Jag heter Erik.").unwrap();
+    assert_eq!(
+        profile_name(&engine),
+        [("Erik".to_string(), 3)],
+        "all three sayings now say Erik"
+    );
+    let all: Vec<String> = engine
+        .facts(true)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.value)
+        .collect();
+    assert!(
+        !all.iter().any(|v| v.contains("Lindqvist")),
+        "not even in the history: {all:?}"
+    );
+}
+
+/// "Actually, I am vegetarian now." and the assistant's "Noted, you are vegetarian now.":
+/// forgetting the memory takes the echo too. "Actually" and "Noted" carry nothing, so the
+/// echo repeats the memory's one word, and a reply that is all echo goes whole.
+#[test]
+fn forgetting_a_correction_takes_the_assistants_acknowledgement_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut engine = open(&data, common::real_embedder());
+    let path = dir.path().join("echo.json");
+    let json = serde_json::json!({"sessions": [{"id": "e", "messages": [
+        {"role": "user", "text": "Actually, I am vegetarian now.", "timestamp": "2026-03-02T20:00:00+02:00"},
+        {"role": "assistant", "text": "Noted, you are vegetarian now.", "timestamp": "2026-03-02T20:00:10+02:00"},
+    ]}]});
+    std::fs::write(&path, json.to_string()).unwrap();
+    engine
+        .import(
+            &path,
+            &ImportOptions::new(ImportFormat::Transcript),
+            &mut |_| {},
+        )
+        .unwrap();
+    let receipt = engine
+        .forget(&ForgetScope::Episode(episode_with(&engine, "Actually")))
+        .unwrap();
+    assert_eq!(receipt.echoes, 1, "one sentence said it back");
+    assert_eq!(
+        receipt.messages, 2,
+        "the user's message and the all-echo reply"
+    );
+    drop(engine);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        common::occurrences(dir.path(), "vegetarian"),
+        Vec::<String>::new()
+    );
+}

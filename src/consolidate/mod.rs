@@ -687,6 +687,77 @@ pub(crate) fn drop_unsupported_facts(tx: &Transaction<'_>) -> Result<usize> {
     Ok(removed)
 }
 
+/// How many source episodes each fact rests on now: take it before a forget or an edit
+/// deletes episodes or links, and hand it to [`drop_values_no_source_says`] after.
+pub(crate) fn fact_support(tx: &Transaction<'_>) -> Result<std::collections::HashMap<i64, i64>> {
+    let mut stmt = tx.prepare("SELECT fact_id, COUNT(*) FROM fact_sources GROUP BY fact_id")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Whether the words of one episode say `value` of `attribute` (stored lower-cased as
+/// `norm`) in full: the rules read that claim from them, or the value stands in them as
+/// written (an LLM's fact quotes its source). "Jeg hedder Erik" says the name "Erik", and
+/// only in part the held "Erik Lindqvist" ([`ladder::apply`] links such a source to the
+/// longer name).
+fn says_in_full(text: &str, attribute: &str, norm: &str) -> bool {
+    facts::extract(text)
+        .iter()
+        .any(|c| !c.ends && c.attribute.key() == attribute && c.value.trim().to_lowercase() == norm)
+        || text.to_lowercase().contains(norm)
+}
+
+/// After a forget or an edit removed some of a fact's sources (`before`: from
+/// [`fact_support`]), a fact whose value none of the sources left says in full came from
+/// what went: "Jag heter Erik Lindqvist" forgotten leaves "Jeg hedder Erik" holding up the
+/// name "Erik Lindqvist", a surname the user took back (a fresh user found it in the profile
+/// and in the file's bytes). Such a fact loses its links, so [`drop_unsupported_facts`]
+/// removes it and puts back what it had superseded, and the episodes left are marked unread,
+/// so the next [`Engine::consolidate`] builds from their own words what they say. Retraction
+/// records are left alone: their value is not the user's words. Returns the episodes marked
+/// unread (0: nothing to rebuild).
+pub(crate) fn drop_values_no_source_says(
+    tx: &Transaction<'_>,
+    before: &std::collections::HashMap<i64, i64>,
+) -> Result<usize> {
+    let after = fact_support(tx)?;
+    let mut reread = 0;
+    for (fact, left) in &after {
+        if before.get(fact).is_none_or(|had| had <= left) {
+            continue;
+        }
+        let (attribute, norm): (String, String) = tx.query_row(
+            "SELECT attribute, norm FROM facts WHERE id = ?1",
+            [fact],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if norm.starts_with(ladder::RETRACTED_BY_USER) {
+            continue;
+        }
+        let sources: Vec<(i64, String)> = tx
+            .prepare(
+                "SELECT e.id, e.text FROM fact_sources s JOIN episodes e ON e.id = s.episode_id
+                 WHERE s.fact_id = ?1",
+            )?
+            .query_map([fact], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        if sources
+            .iter()
+            .any(|(_, text)| says_in_full(text, &attribute, &norm))
+        {
+            continue;
+        }
+        tx.execute("DELETE FROM fact_sources WHERE fact_id = ?1", [fact])?;
+        for (episode, _) in &sources {
+            reread += tx.execute(
+                "DELETE FROM consolidated_episodes WHERE episode_id = ?1",
+                [episode],
+            )?;
+        }
+    }
+    Ok(reread)
+}
+
 /// Rebuilds the session summaries whose session changed (a quoted episode was forgotten, or
 /// new episodes came): call it inside the forget transaction. Returns summaries written.
 pub(crate) fn rebuild_summaries(tx: &Transaction<'_>, now: &str) -> Result<usize> {

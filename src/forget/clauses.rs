@@ -100,12 +100,60 @@ fn blank_annotations(text: &str) -> String {
     out
 }
 
-/// The stems of the content words of `text`.
+/// Words that carry no memory of their own: discourse markers and sentence adverbs that
+/// frame a statement ("Actually, I am vegetarian now") and the acknowledgements a reply
+/// opens with ("Noted, you are vegetarian now"), in English, Swedish and Danish. Counted as
+/// content, "actually" made the echo share one word of two with the memory, so a forget left
+/// the assistant's "Noted, you are vegetarian now" behind (a fresh user found it in the file).
+const FILLER: &[&str] = &[
+    "actually",
+    "really",
+    "well",
+    "anyway",
+    "anyways",
+    "still",
+    "basically",
+    "honestly",
+    "noted",
+    "ok",
+    "okay",
+    "sure",
+    "alright",
+    "great",
+    "thanks",
+    "thank",
+    "cool",
+    "understood",
+    "perfect",
+    "faktiskt",
+    "egentligen",
+    "alltså",
+    "ju",
+    "väl",
+    "visst",
+    "okej",
+    "tack",
+    "uppfattat",
+    "toppen",
+    "faktisk",
+    "egentlig",
+    "altså",
+    "jo",
+    "vel",
+    "tak",
+    "forstået",
+    "noteret",
+    "noterat",
+    "fint",
+];
+
+/// The stems of the content words of `text` ([`FILLER`] left out).
 pub(crate) fn content_stems(text: &str) -> HashSet<String> {
     let stemmer = Stemmer::create(Algorithm::English);
     let masked = mask_annotations(text);
     crate::recall::lexical::content_words(&masked, &[])
         .iter()
+        .filter(|w| !FILLER.contains(&w.as_str()))
         .map(|w| stemmer.stem(w).into_owned())
         .collect()
 }
