@@ -262,3 +262,59 @@ fn export_names_the_episodes_it_counts() {
             format!("{episodes} episodes.")
         }));
 }
+
+/// Two conversations whose ids in the file are "2" and "1", imported in that order, so
+/// session number 1 is `transcript:2`: a fresh user's `forget --session 1` meant the one
+/// `list` shows as `transcript:1` and forgot the other. A word that names two conversations
+/// forgets nothing and names both; `#1` and the full key each say which.
+#[test]
+fn a_session_number_that_is_also_an_imported_id_is_not_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(
+        &file,
+        r#"{"sessions": [
+          {"id": "2", "messages": [{"role": "user", "text": "We decided to visit Paris in May.", "timestamp": "2026-10-09T10:00:00Z"}]},
+          {"id": "1", "messages": [{"role": "user", "text": "We decided to visit Oslo in June.", "timestamp": "2026-10-02T10:00:00Z"}]}
+        ]}"#,
+    )
+    .unwrap();
+    import(&data, "personal", &file);
+    let db = data.join("personal.sqlite");
+    let number_of = |key: &str| {
+        count(
+            &db,
+            &format!("SELECT id FROM sessions WHERE external_id = 'transcript:{key}'"),
+        )
+    };
+    assert_eq!(
+        number_of("2"),
+        1,
+        "the first conversation imported is number 1"
+    );
+    minne(&data)
+        .args(["forget", "--session", "1", "--yes"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("nothing was forgotten")
+                .and(predicate::str::contains("--session transcript:1"))
+                .and(predicate::str::contains("'#1'")),
+        );
+    assert_eq!(count(&db, "SELECT count(*) FROM messages"), 2, "both kept");
+    minne(&data)
+        .args(["forget", "--session", "transcript:1", "--yes"])
+        .assert()
+        .success();
+    let left: String = open_db(&db)
+        .query_row("SELECT text FROM messages", [], |r| r.get(0))
+        .unwrap();
+    assert!(left.contains("Paris"), "Oslo's conversation went: {left}");
+    // With `transcript:1` gone, `1` names only session number 1 left: `#1` says it outright.
+    minne(&data)
+        .args(["forget", "--session", "#1", "--yes"])
+        .assert()
+        .success();
+    assert_eq!(count(&db, "SELECT count(*) FROM messages"), 0);
+}

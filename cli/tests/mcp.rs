@@ -275,6 +275,19 @@ fn remember_recall_forget_and_bad_input() {
     let id = found["hits"][0]["episode_id"].clone();
     let unknown = server.call_err("forget", json!({"id": "999999"}));
     assert!(unknown.contains("no episode with id 999999"), "{unknown}");
+    // `confirm: false` asks first, even for one episode: it previews and keeps it.
+    let asked = server.call_ok("forget", json!({"id": id, "confirm": false}));
+    assert_eq!(asked["forgotten"], false, "{asked:#}");
+    assert_eq!(asked["needs_confirmation"], true, "{asked:#}");
+    assert_eq!(asked["preview"]["episodes"], 1, "{asked:#}");
+    let still = server.call_ok(
+        "recall",
+        json!({"query": "What is my sister allergic to?", "k": 50}),
+    );
+    assert!(
+        hits(&still).iter().any(|t| t.contains("peanuts")),
+        "confirm false removed nothing: {still:#}"
+    );
     // The id exactly as recall gave it (a number), the way an assistant passes it on.
     let receipt = server.call_ok("forget", json!({"id": id}));
     assert_eq!(receipt["forgotten"], true);

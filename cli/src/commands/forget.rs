@@ -16,7 +16,8 @@ pub struct Args {
     #[arg(long)]
     id: Option<i64>,
     /// One conversation: its session key (`locomo:conv-26:session_2`, as `recall --json`
-    /// shows it) or its number (`session_id` in `list --json`).
+    /// shows it), the id it had in the imported file (`1` of `transcript:1`) or its number
+    /// (`session_id` in `list --json`; `#N` is always the number).
     #[arg(long)]
     session: Option<String>,
     /// Everything written in the last DURATION: `30m`, `1h`, `2d`.
@@ -50,14 +51,58 @@ pub struct Args {
     json: bool,
 }
 
+/// The conversation `--session` names: `#N` is session number N; otherwise a stored key,
+/// or an import's own id (`1` for `transcript:1`, as `minne list` shows it), else a session
+/// number. When a number is both another conversation's number and a key's id, nothing is
+/// guessed: a fresh user's `--session 1` meant `transcript:1` and forgot session number 1.
+fn session_scope(engine: &minne::engine::Engine, session: &str) -> anyhow::Result<SessionId> {
+    let session = session.trim();
+    if let Some(n) = session
+        .strip_prefix('#')
+        .and_then(|n| n.parse::<i64>().ok())
+    {
+        return Ok(SessionId(n));
+    }
+    let named = engine.sessions_named(session)?;
+    let number = match session.parse::<i64>() {
+        Ok(n) => engine
+            .session_key(SessionId(n))?
+            .map(|key| (SessionId(n), key)),
+        Err(_) => None,
+    };
+    if let Some((id, _)) = named.iter().find(|(_, key)| key == session) {
+        return Ok(*id);
+    }
+    match (named.as_slice(), number) {
+        ([], None) => Ok(engine.session_id(session)?),
+        ([(id, _)], None) => Ok(*id),
+        ([], Some((n, _))) => Ok(n),
+        ([(id, _)], Some((n, _))) if *id == n => Ok(n),
+        (keys, number) => {
+            let mut meant: Vec<String> = keys
+                .iter()
+                .map(|(_, key)| format!("`--session {key}`"))
+                .collect();
+            if let Some((n, key)) = number {
+                meant.push(format!(
+                    "`--session '#{}'` (session number {}, `{key}`)",
+                    n.0, n.0
+                ));
+            }
+            bail!(
+                "`--session {session}` could mean more than one conversation; nothing was \
+                 forgotten. Say which: {}",
+                meant.join(" or ")
+            )
+        }
+    }
+}
+
 pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let scope = if let Some(id) = args.id {
         ForgetScope::Episode(EpisodeId(id))
     } else if let Some(session) = &args.session {
-        match session.parse::<i64>() {
-            Ok(id) => ForgetScope::Session(SessionId(id)),
-            Err(_) => ForgetScope::Session(env.open()?.session_id(session)?),
-        }
+        ForgetScope::Session(session_scope(&env.open()?, session)?)
     } else if let Some(d) = &args.last {
         ForgetScope::Last(parse_duration(d)?)
     } else if let Some(query) = &args.topic {

@@ -220,7 +220,8 @@ a receipt (counts per kind of record). Give exactly one of `id` (one episode, as
 wins over an imported conversation with the same key; else a session key; the reply names the \
 key used) or `last` (everything written in the last `30m`, `1h`, `2d`, `1w`). `id` forgets \
 at once; `session` and `last` need `confirm: true`, and without it nothing is removed and the \
-reply previews what would go (even when that is a single episode).",
+reply previews what would go (even when that is a single episode). `confirm: false` only \
+previews, for `id` too.",
         annotations(destructive_hint = true)
     )]
     async fn forget(&self, Parameters(args): Parameters<ForgetArgs>) -> CallToolResult {

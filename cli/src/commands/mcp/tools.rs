@@ -181,7 +181,7 @@ pub struct ForgetArgs {
     /// (`30m`, `1h`, `2d`).
     pub last: Option<String>,
     /// Must be true to forget more than one episode (`session`, `last`); without it nothing
-    /// is removed and the reply previews what would go.
+    /// is removed and the reply previews what would go. `false` only previews, for `id` too.
     pub confirm: Option<bool>,
 }
 
@@ -438,8 +438,11 @@ pub fn forget(s: &mut State, args: ForgetArgs) -> anyhow::Result<Reply> {
             "give exactly one of `id` (one episode), `session` (a conversation) or `last` (a duration like \"1h\")"
         ),
     };
+    // One episode goes at once; a wider scope waits for `confirm: true`, and an explicit
+    // `confirm: false` never removes anything (a fresh user's assistant sent it to ask first,
+    // and the episode was gone).
     let wide = !matches!(scope, ForgetScope::Episode(_));
-    if wide && args.confirm != Some(true) {
+    if args.confirm == Some(false) || (wide && args.confirm != Some(true)) {
         let mut reply = preview(s, &scope)?;
         if let (Reply::Json(value), Some(key)) = (&mut reply, &session_key) {
             value["session"] = json!(key);
@@ -477,7 +480,7 @@ pub fn forget(s: &mut State, args: ForgetArgs) -> anyhow::Result<Reply> {
 /// What a forget wider than one `id` would remove: counts, time range and up to [`PREVIEW_ITEMS`] episodes.
 fn preview(s: &State, scope: &ForgetScope) -> anyhow::Result<Reply> {
     let p = s.engine.preview_forget(scope)?;
-    if p.messages == 0 {
+    if p.messages == 0 && p.episodes == 0 {
         return Ok(Reply::Json(json!({
             "forgotten": false,
             "needs_confirmation": false,
@@ -497,9 +500,15 @@ fn preview(s: &State, scope: &ForgetScope) -> anyhow::Result<Reply> {
         "preview": p,
         "episodes": listed.iter().map(episode_json).collect::<Vec<_>>(),
         "summary": format!(
-            "This would forget {} and {} in `{}`{}. Nothing was removed yet: ask the user, then call `forget` again with the same arguments and `confirm: true`. It cannot be undone.",
-            plural(p.messages, "message", "messages"),
-            plural(p.episodes, "episode", "episodes"),
+            "This would forget {} in `{}`{}. Nothing was removed yet: ask the user, then call `forget` again with the same arguments and `confirm: true`. It cannot be undone.",
+            match scope {
+                ForgetScope::Episode(id) => format!("episode {}", id.0),
+                _ => format!(
+                    "{} and {}",
+                    plural(p.messages, "message", "messages"),
+                    plural(p.episodes, "episode", "episodes")
+                ),
+            },
             s.engine.context(),
             match (p.from, p.to) {
                 (Some(from), Some(to)) => format!(
@@ -532,6 +541,7 @@ fn episodes_in_scope(
                 return Ok(out);
             }
             let inside = match scope {
+                ForgetScope::Episode(id) => e.id == *id,
                 ForgetScope::Session(id) => e.session_id == *id,
                 ForgetScope::Last(d) => e.occurred_at >= now - *d,
                 _ => false,
