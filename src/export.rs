@@ -167,7 +167,23 @@ impl Engine {
                 .map_err(|e| Error::InvalidInput(format!("export: {e}")))?,
             ExportFormat::Markdown => markdown(&value).into_bytes(),
         };
-        write_private(path, &bytes)?;
+        // A forget finds the export again by its path and rewrites or removes it: through a
+        // symbolic link that would replace the link and leave the forgotten words in its
+        // target (a fresh user found them there), so a link is refused.
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            let target = std::fs::read_link(path)
+                .map(|t| format!(" (it points to {})", t.display()))
+                .unwrap_or_default();
+            return Err(Error::InvalidInput(format!(
+                "{} is a symbolic link{target}: Minne writes an export only to a real file, \
+                 which a later forget can find and clean; give the real file's path \
+                 (nothing was written)",
+                path.display()
+            )));
+        }
+        // Written beside it and renamed over it: a replaced file (`--force`) is owner-only
+        // too, and a failure leaves the old one whole.
+        rewrite_private(path, &bytes)?;
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         self.store.conn().execute(
             "INSERT INTO exports (path, format, sha256, created_at) VALUES (?1, ?2, ?3, ?4)",
@@ -371,6 +387,8 @@ fn rewrite_private(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut name = path.as_os_str().to_owned();
     name.push(".minne-tmp");
     let tmp = PathBuf::from(name);
+    // A leftover of a run that died; never written through (create_new below).
+    let _ = std::fs::remove_file(&tmp);
     write_private(&tmp, bytes)?;
     std::fs::rename(&tmp, path).map_err(|source| {
         let _ = std::fs::remove_file(&tmp);
@@ -446,7 +464,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
         source,
     };
     let mut options = OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    options.write(true).create_new(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;

@@ -318,3 +318,58 @@ fn a_session_number_that_is_also_an_imported_id_is_not_guessed() {
         .success();
     assert_eq!(count(&db, "SELECT count(*) FROM messages"), 0);
 }
+
+/// An export through a symbolic link wrote into its target, and a later forget replaced the
+/// link, leaving the forgotten words in the target; `--force` over a file another program
+/// made kept its mode 0644. Now a link is refused and its target left as it was, and a
+/// replaced export is owner-only (0600), like a new one.
+#[cfg(unix)]
+#[test]
+fn an_export_is_never_written_through_a_link_and_a_replaced_one_is_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    import(&data, "personal", &file);
+    let target = dir.path().join("target.json");
+    std::fs::write(&target, "someone else's file").unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    minne(&data)
+        .args(["export", "--force", "-o"])
+        .arg(&link)
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("is a symbolic link")
+                .and(predicate::str::contains("nothing was written")),
+        );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "someone else's file",
+        "the link's target is untouched"
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is left as it was"
+    );
+
+    let shared = dir.path().join("shared.json");
+    std::fs::write(&shared, "old").unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o644)).unwrap();
+    minne(&data)
+        .args(["export", "--force", "-o"])
+        .arg(&shared)
+        .assert()
+        .success();
+    let mode = std::fs::metadata(&shared).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "owner-only, not the replaced file's {mode:o}");
+    assert!(
+        std::fs::read_to_string(&shared).unwrap().contains("cello"),
+        "the export replaced the old words"
+    );
+}
