@@ -421,9 +421,28 @@ fn reminder(all: &[&str]) -> bool {
         cues::find_all(all, phrase).any(|k| {
             let next = all.get(k + phrase.split(' ').count()).copied();
             let refused = k > 0 && REFUSED.contains(&all[k - 1]);
-            next.is_some_and(|n| cues::REMINDED_OF.contains(&n)) && !refused
+            next.is_some_and(|n| cues::REMINDED_OF.contains(&n)) && !refused && asked(all, k)
         })
     })
+}
+
+/// Whether the words of the clause before `k` only ask the listener ("*Please* remind me",
+/// "*Can you* remind me", "*Kan du* påminna mig", "*Hej,* mind mig"): the reminder is a
+/// request, not something that reminds ("these moments remind me to slow down", "a painting
+/// to remind me to stay true", LoCoMo conv-41/42/43).
+fn asked(all: &[&str], k: usize) -> bool {
+    #[rustfmt::skip]
+    const ASKING: &[&str] = &[
+        "please", "pls", "plz", "kindly", "just", "and", "also", "so", "oh", "hey", "hi", "ok",
+        "okay", "can", "could", "will", "would", "you", "btw", "snälla", "kan", "du", "kunde",
+        "skulle", "vill", "och", "också", "hej", "vil", "kunne", "lige", "venligst", "gerne",
+        "og", "også",
+    ];
+    all[..k]
+        .iter()
+        .rev()
+        .take_while(|w| w.chars().any(char::is_alphanumeric))
+        .all(|w| ASKING.contains(w))
 }
 
 const AUX: &[&str] = &[

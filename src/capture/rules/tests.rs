@@ -165,6 +165,9 @@ fn seed_004_example_field_by_field() {
 #[case::da_paamind(Role::User, "Påmind mig om at ringe til mor på søndag.", &[ActKind::Commitment])]
 // "Remind" that evokes, asks a lookup, or is refused asks for no reminder.
 #[case::en_reminds_of(Role::User, "You remind me of my sister.", &[ActKind::Observation])]
+// Something that reminds the user is no request (LoCoMo conv-41/42/43 open items).
+#[case::en_they_remind_me_to(Role::User, "They always remind me to slow down and appreciate the small things.", &[ActKind::Observation])]
+#[case::en_to_remind_me_to(Role::User, "I have a painting in my room to remind me to stay true.", &[ActKind::Observation])]
 #[case::en_remind_me_what(Role::User, "Can you remind me what the wifi password was?", &[ActKind::Observation])]
 // A negated intention chooses not to act (rule 4): a decision, never an open item (a fresh
 // user's "I will not go to the party on Friday" became a commitment due that Friday).
