@@ -214,6 +214,9 @@ enum Value {
     Style,
     /// A family relation or pet word, then optionally its name.
     Kin,
+    /// A self-introduction ("I'm Erik Lindqvist", "Jag är Erik", "Jeg er Mette"): a run of
+    /// capitalised words whose first is a given name, and nothing after it in the clause.
+    SelfIntro,
 }
 
 use Attribute as A;
@@ -231,6 +234,9 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
         "mit navn er",
     ] {
         r.push((p, A::Name, Value::Proper));
+    }
+    for p in ["i am", "jag är", "jeg er"] {
+        r.push((p, A::Name, Value::SelfIntro));
     }
     for p in [
         "i live in",
@@ -316,6 +322,55 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
         "my first day as",
         "i started as a",
         "i started as",
+        "i started as an",
+        "i am working as a",
+        "i am working as an",
+        "i am working as",
+        "i am employed as a",
+        "i am employed as an",
+        "i am employed as",
+        "i got a job as a",
+        "i got a job as an",
+        "i got a job as",
+        "i got a new job as a",
+        "i got a new job as an",
+        "i got a new job as",
+        "i have a new job as a",
+        "i have a new job as an",
+        "i have a new job as",
+        "i started a new job as a",
+        "i started a new job as an",
+        "i started a new job as",
+        "i have started a new job as a",
+        "i have started a new job as an",
+        "i have started a new job as",
+        "i started working as a",
+        "i started working as an",
+        "i started working as",
+        "i have started working as a",
+        "i have started working as an",
+        "i have started working as",
+        "jag har börjat jobba som",
+        "jag har börjat arbeta som",
+        "jag började jobba som",
+        "jag började arbeta som",
+        "jag har fått jobb som",
+        "jag har fått nytt jobb som",
+        "jag har fått ett nytt jobb som",
+        "jag har fått ett jobb som",
+        "jag är anställd som",
+        "jag har börjat som",
+        "jag började som",
+        "jeg er startet som",
+        "jeg er begyndt som",
+        "jeg startede som",
+        "jeg begyndte som",
+        "jeg er begyndt at arbejde som",
+        "jeg er startet med at arbejde som",
+        "jeg har fået job som",
+        "jeg har fået nyt job som",
+        "jeg har fået et nyt job som",
+        "jeg har fået et job som",
         "jag jobbar som",
         "jag arbetar som",
         "min första dag som",
@@ -332,6 +387,8 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
         "i have been an",
         "jag är",
         "jeg er",
+        "jag är en",
+        "jeg er en",
     ] {
         r.push((p, A::Role, Value::RoleAtOnly));
     }
@@ -396,7 +453,10 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
     ] {
         r.push((p, A::Allergy, Value::Phrase));
     }
-    for p in ["my", "min", "mitt", "mit"] {
+    // "Our dog Bosse", "vår hund", "vores kat": the household's is the user's too.
+    for p in [
+        "my", "min", "mitt", "mit", "our", "vår", "vårt", "våra", "vores", "mina", "mine",
+    ] {
         r.push((p, A::Family, Value::Kin));
     }
     r
@@ -428,10 +488,17 @@ pub fn extract(text: &str) -> Vec<Claim> {
         let correction = correction || replaces.is_some();
         let claims_before = out.len();
         let mut push = |c: Claim| {
-            if !out
-                .iter()
-                .any(|o| o.attribute == c.attribute && o.value.eq_ignore_ascii_case(&c.value))
+            let same =
+                |o: &Claim| o.attribute == c.attribute && o.value.eq_ignore_ascii_case(&c.value);
+            // "I broke up with my boyfriend Tom": the sentence names the relation and ends
+            // it, so the value it names ends rather than starts.
+            if c.ends
+                && let Some(o) = out[claims_before..].iter_mut().find(|o| same(o))
             {
+                o.ends = true;
+                return;
+            }
+            if !out.iter().any(same) {
                 out.push(c);
             }
         };
@@ -466,8 +533,14 @@ pub fn extract(text: &str) -> Vec<Claim> {
                     }
                     Value::RoleAt | Value::RoleAtOnly => {
                         let (role, employer) = role_at(text, w, end);
+                        // "I'm a nurse", "Jag är sjuksköterska": a job without an employer only
+                        // when it names an occupation, so "I'm a bit tired" and "I'm a morning
+                        // person" are none.
                         let needs_employer = matches!(how, Value::RoleAtOnly);
-                        if needs_employer && employer.is_none() {
+                        if needs_employer
+                            && employer.is_none()
+                            && !role.as_deref().is_some_and(is_occupation)
+                        {
                             continue;
                         }
                         if let Some(r) = role {
@@ -498,13 +571,18 @@ pub fn extract(text: &str) -> Vec<Claim> {
                         }
                     }
                     Value::Kin => {
-                        if let Some(c) = kin(text, w, end) {
+                        for c in kin(text, w, start, end) {
                             push(Claim {
                                 quoted,
                                 correction,
                                 replaces: replaces.clone(),
                                 ..c
                             });
+                        }
+                    }
+                    Value::SelfIntro => {
+                        if let Some(v) = self_intro(text, w, end) {
+                            push(mk(A::Name, v));
                         }
                     }
                 }
@@ -596,6 +674,26 @@ pub fn extract(text: &str) -> Vec<Claim> {
                     });
                 }
             }
+        }
+        if let Some((at, place)) = moved_to(text, w) {
+            push(Claim {
+                attribute: A::Location,
+                value: place,
+                correction,
+                quoted: is_quoted(text, w, at),
+                replaces: replaces.clone(),
+                ends: false,
+            });
+        }
+        for (at, value) in broken_up(text, w) {
+            push(Claim {
+                attribute: A::Family,
+                value,
+                correction,
+                quoted: is_quoted(text, w, at),
+                replaces: None,
+                ends: true,
+            });
         }
         let diet_leads = DIET_LEADS.iter().map(|p| (p, false));
         for (pattern, ends) in diet_leads.chain(DIET_ENDS.iter().map(|p| (p, true))) {
@@ -745,7 +843,18 @@ fn without_sentence_adverbs(w: &[Word]) -> Vec<Word> {
                     || (before(i, 3, Some(POSSESSIVES))
                         && before(i, 2, None)
                         && before(i, 1, Some(BE))));
-            !(after_subject || after_verb)
+            // "I'm severely allergic to peanuts": how much, not whether.
+            let degree = DEGREE_ADVERBS.contains(&word) && {
+                let mut j = i + 1;
+                while w
+                    .get(j)
+                    .is_some_and(|n| DEGREE_ADVERBS.contains(&n.low.as_str()))
+                {
+                    j += 1;
+                }
+                w.get(j).is_some_and(|n| n.low.starts_with("allergi"))
+            };
+            !(after_subject || after_verb || degree)
         })
         .map(|(_, x)| x.clone())
         .collect()
@@ -1303,16 +1412,57 @@ fn proper_list(text: &str, w: &[Word], at: usize) -> Vec<String> {
     out
 }
 
-/// "my daughter Maja", "min hund heter Rex", "my wife's name is Kaja".
-fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
-    let relation = w.get(at)?;
-    let attribute = if FAMILY.contains(&relation.low.as_str()) {
+/// "my daughter Maja", "min hund heter Rex", "my wife's name is Kaja", "our dog Bosse", from
+/// the possessive at `start` and the relation word at `at`. The claim ends rather than starts
+/// when the words say the relation is over: a former one ("my ex-boyfriend Tom", "my late
+/// husband Bo", "min förra pojkvän Ali"; "my ex Tom" ends each partner word with that name),
+/// or a death ("My cat Misse died", "Vår hund Sixten dog i våras", "we lost our dog Bosse";
+/// said without a name, "Vores kat døde", the relation word alone ends every held value
+/// that starts with it, see `ladder::retract`).
+fn kin(text: &str, w: &[Word], start: usize, at: usize) -> Vec<Claim> {
+    let claim = |attribute: Attribute, value: String, ends: bool| Claim {
+        attribute,
+        value,
+        correction: false,
+        quoted: false,
+        replaces: None,
+        ends,
+    };
+    let Some(first) = w.get(at) else {
+        return Vec::new();
+    };
+    let is_kin = |x: &str| FAMILY.contains(&x) || PETS.contains(&x);
+    // "my late husband", "min förra pojkvän", "my ex Tom".
+    let marked_former = FORMER_KIN.contains(&first.low.as_str());
+    if marked_former
+        && w.get(at + 1).is_some_and(|x| !is_kin(&x.low))
+        && let Some(name) = proper(text, w, at + 1).filter(|n| !n.contains('\''))
+    {
+        return PARTNERS
+            .iter()
+            .map(|r| claim(A::Family, format!("{r} {name}"), true))
+            .collect();
+    }
+    let at = if marked_former { at + 1 } else { at };
+    let Some(relation) = w.get(at) else {
+        return Vec::new();
+    };
+    // "ex-boyfriend", "exfru", "ekskæreste": the relation with "ex" written on it.
+    let (relation_word, ex) = match EX_PREFIXES
+        .iter()
+        .find_map(|p| relation.low.strip_prefix(p).filter(|r| FAMILY.contains(r)))
+    {
+        Some(rest) => (rest.to_string(), true),
+        None => (relation.low.clone(), false),
+    };
+    let attribute = if FAMILY.contains(&relation_word.as_str()) {
         A::Family
-    } else if PETS.contains(&relation.low.as_str()) {
+    } else if PETS.contains(&relation_word.as_str()) {
         A::Pet
     } else {
-        return None;
+        return Vec::new();
     };
+    let former = marked_former || ex;
     let mut i = at + 1;
     for filler in [
         "is called",
@@ -1328,20 +1478,215 @@ fn kin(text: &str, w: &[Word], at: usize) -> Option<Claim> {
             break;
         }
     }
-    let name = proper(text, w, i)?;
-    // "my daughter Sara's birthday": the possessive is not part of the name.
-    let name = name
-        .strip_suffix("'s")
-        .or_else(|| name.strip_suffix("’s"))
-        .map_or(name.clone(), str::to_string);
-    Some(Claim {
-        attribute,
-        value: format!("{} {}", relation.low, name),
-        correction: false,
-        quoted: false,
-        replaces: None,
-        ends: false,
+    let name = proper(text, w, i);
+    let after = name
+        .as_deref()
+        .map_or(at + 1, |n| i + words::tokenize(n).len());
+    let died = died_after(w, after) || lost_before(w, start);
+    match name {
+        Some(name) => {
+            // "my daughter Sara's birthday": the possessive is not part of the name.
+            let name = name
+                .strip_suffix("'s")
+                .or_else(|| name.strip_suffix("’s"))
+                .map_or(name.clone(), str::to_string);
+            vec![claim(
+                attribute,
+                format!("{relation_word} {name}"),
+                former || died,
+            )]
+        }
+        None if died => vec![claim(attribute, relation_word, true)],
+        None => Vec::new(),
+    }
+}
+
+/// Whether the words from `at` say the one just named died ([`DIED`]: "died", "passed
+/// away", "dog", "døde", "er død"), past a comma or one adverb ("sadly", "tyvärr").
+fn died_after(w: &[Word], at: usize) -> bool {
+    const BETWEEN: &[&str] = &[
+        ",",
+        "sadly",
+        "tragically",
+        "recently",
+        "unfortunately",
+        "tyvärr",
+        "nyligen",
+        "desværre",
+        "nylig",
+        "also",
+        "också",
+        "også",
+    ];
+    let mut i = at;
+    while i < w.len() && i < at + 2 && BETWEEN.contains(&w[i].low.as_str()) {
+        i += 1;
+    }
+    DIED.iter().any(|p| words::matches_at(w, i, p))
+}
+
+/// Whether the words before the possessive at `start` say the user lost who follows ("we
+/// *lost* our dog Bosse", "vi *förlorade* vår katt", "we had to *put down* our cat"), or, in
+/// Swedish and Danish word order after a fronted time, that they died ("I våras *dog* vår
+/// hund Sixten", "I går *døde* vores kat").
+fn lost_before(w: &[Word], start: usize) -> bool {
+    let nordic = matches!(
+        w.get(start).map(|x| x.low.as_str()),
+        Some("min" | "mitt" | "mit" | "vår" | "vårt" | "våra" | "mina" | "mine" | "vores")
+    );
+    let inverted = start > 0 && nordic && matches!(w[start - 1].low.as_str(), "dog" | "døde");
+    inverted
+        || LOST_BEFORE.iter().any(|p| {
+            let n = p.split(' ').count();
+            start >= n && words::matches_at(w, start - n, p)
+        })
+}
+
+/// The partner facts a breakup in sentence `w` ends, with where it is said: "we broke up",
+/// "vi har gjort slut", "vi er gået fra hinanden" ([`BREAKUPS`]) end every partner word
+/// ([`PARTNERS`], each a prefix of the held values, see `ladder::retract`); "I broke up with
+/// Tom", "jag har gjort slut med min pojkvän", "jeg har slået op med Tom" ([`BREAKUPS_WITH`])
+/// end the partner named (a given name alone, so "I divorced Nordhav" names nobody). Only a
+/// clause that opens with the user; the caller has refused hedges and questions.
+fn broken_up(text: &str, w: &[Word]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for p in BREAKUPS {
+        for (start, _) in find_all(w, p) {
+            if clause_initial(w, start) {
+                out.extend(PARTNERS.iter().map(|r| (start, (*r).to_string())));
+            }
+        }
+    }
+    for p in BREAKUPS_WITH {
+        for (start, end) in find_all(w, p) {
+            if !clause_initial(w, start) {
+                continue;
+            }
+            let possessive = w
+                .get(end)
+                .is_some_and(|x| POSSESSIVES.contains(&x.low.as_str()));
+            if possessive {
+                if let Some(r) = w
+                    .get(end + 1)
+                    .filter(|x| PARTNERS.contains(&x.low.as_str()))
+                {
+                    let value = match proper(text, w, end + 2) {
+                        Some(name) => format!("{} {name}", r.low),
+                        None => r.low.clone(),
+                    };
+                    out.push((start, value));
+                }
+            } else if let Some(name) = proper(text, w, end).filter(|_| {
+                w.get(end)
+                    .is_some_and(|x| crate::capture::rules::is_given_name(&x.low))
+            }) {
+                out.extend(PARTNERS.iter().map(|r| (start, format!("{r} {name}"))));
+            }
+        }
+    }
+    out
+}
+
+/// Where the user says they moved, in the user's spelling, with where the clause starts: a
+/// first-person subject, its auxiliary, a past form of moving ([`MOVED`]), adverbs of when or
+/// which way ([`MOVE_ADVERBS`]), then the destination after "to"/"till"/"til", past an origin
+/// ("from Copenhagen") if one is named: "We moved from Copenhagen to Aarhus", "Vi har flyttat
+/// från Göteborg till Stockholm", "Vi er lige flyttet til Aalborg", "We've just moved back to
+/// Oslo". The origin is never the home. A plan ("we're moving to Berlin") has no past form.
+fn moved_to(text: &str, w: &[Word]) -> Option<(usize, String)> {
+    let skip = |mut i: usize, set: &[&str]| {
+        while w.get(i).is_some_and(|x| set.contains(&x.low.as_str())) {
+            i += 1;
+        }
+        i
+    };
+    (0..w.len()).find_map(|s| {
+        if !FIRST_PERSON.contains(&w[s].low.as_str()) || !clause_initial(w, s) {
+            return None;
+        }
+        let mut i = s + 1;
+        if w.get(i).is_some_and(|x| MOVE_AUX.contains(&x.low.as_str())) {
+            i += 1;
+        }
+        i = skip(i, MOVE_ADVERBS);
+        if !w.get(i).is_some_and(|x| MOVED.contains(&x.low.as_str())) {
+            return None;
+        }
+        i = skip(i + 1, MOVE_ADVERBS);
+        if w.get(i)
+            .is_some_and(|x| MOVE_FROM.contains(&x.low.as_str()))
+        {
+            let origin = proper(text, w, i + 1)?;
+            i = skip(i + 1 + words::tokenize(&origin).len(), MOVE_ADVERBS);
+        }
+        if !w.get(i).is_some_and(|x| MOVE_TO.contains(&x.low.as_str())) {
+            return None;
+        }
+        proper(text, w, i + 1).map(|place| (s, place))
     })
+}
+
+/// The name a self-introduction gives from `at` ("I'm *Erik Lindqvist*", "Jag är *Erik*",
+/// "Hej, jeg er *Mette*"): capitalised words whose first is a common given name (the capture's
+/// names.txt), none of them possessive, with the clause ending after them or going on with a
+/// stop word ("I'm Anna and …", "I'm Anna from Oslo"). A name that is also a common word
+/// ([`NAME_OR_WORD`]: "I'm Frank", "I'm Christian") needs a surname after it. So "I'm Tired."
+/// and "I'm Swedish" name nobody.
+fn self_intro(text: &str, w: &[Word], at: usize) -> Option<String> {
+    let first = w.get(at).filter(|x| !x.punct && x.capital)?;
+    if !crate::capture::rules::is_given_name(&first.low) {
+        return None;
+    }
+    let name = proper(text, w, at)?;
+    let n = words::tokenize(&name).len();
+    if name.contains('\'') || name.contains('’') {
+        return None;
+    }
+    if n == 1 && NAME_OR_WORD.contains(&first.low.as_str()) {
+        return None;
+    }
+    let ends_clause = w
+        .get(at + n)
+        .is_none_or(|x| x.punct || STOPS.contains(&x.low.as_str()) || x.low == "here");
+    ends_clause.then_some(name)
+}
+
+/// The occupation nouns of occupations.txt, lowercase.
+fn occupations() -> &'static std::collections::HashSet<&'static str> {
+    static WORDS: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        include_str!("occupations.txt")
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .flat_map(|l| l.split('|'))
+            // Each part opens with its language code ("en", "sv", "da").
+            .flat_map(|part| part.split_whitespace().skip(1))
+            .collect()
+    })
+}
+
+/// Whether a role read after "I'm a" / "jag är" / "jeg er" names an occupation: its last word
+/// is one of occupations.txt, or a Swedish or Danish compound ending in one of five letters or
+/// more ("gymnasielärare", "specialsygeplejerske"), and no word before it makes it a former
+/// job or a judgement ([`NOT_OCCUPATION_MODIFIERS`]: "a retired teacher", "a good cook"). An
+/// article first ("en lärare") is left to the pattern that reads past it.
+fn is_occupation(role: &str) -> bool {
+    let words: Vec<String> = role.split_whitespace().map(str::to_lowercase).collect();
+    let Some(last) = words.last() else {
+        return false;
+    };
+    let judged = words.iter().any(|x| {
+        NOT_OCCUPATION_MODIFIERS.contains(&x.as_str())
+            || x.starts_with("ex-")
+            || matches!(x.as_str(), "a" | "an" | "en" | "ett" | "et")
+    });
+    let set = occupations();
+    !judged
+        && (set.contains(last.as_str())
+            || set
+                .iter()
+                .any(|f| f.chars().count() >= 5 && last.len() > f.len() && last.ends_with(f)))
 }
 
 /// First-person subjects that open a statement by the user about themselves.

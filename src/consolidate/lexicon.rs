@@ -295,3 +295,123 @@ pub(super) const DEMONSTRATIVES: &[&str] = &[
 pub(super) const GERUND_OBJECT_OPENERS: &[&str] = &[
     "a", "an", "the", "my", "our", "some", "new", "different", "various", "other",
 ];
+
+/// Adverbs of degree that may stand before "allergic" ("I'm *severely* allergic to peanuts",
+/// "jag är *kraftigt* allergisk mot nötter", "jeg er *meget* allergisk over for nødder"): they
+/// say how much, not whether, so the allergy rule reads past them.
+pub(super) const DEGREE_ADVERBS: &[&str] = &[
+    "severely", "very", "quite", "mildly", "slightly", "extremely", "highly", "really", "so",
+    "super", "deathly", "seriously", "badly", "terribly", "pretty", "also", "too", "a", "bit",
+    "little", "kraftigt", "väldigt", "mycket", "svårt", "lätt", "lite", "starkt", "jätte",
+    "extremt", "ganska", "rätt", "också", "meget", "svært", "stærkt", "lidt", "voldsomt", "ret",
+    "temmelig", "ganske", "ekstremt", "også", "slemt", "mildt",
+];
+
+/// Words that, before an occupation, make it no current job of the user's ("a *retired*
+/// teacher", "en *före detta* polis"), or a judgement of how they do something ("a *good*
+/// cook", "a *terrible* driver", "en *dålig* förare"): no role is read.
+pub(super) const NOT_OCCUPATION_MODIFIERS: &[&str] = &[
+    "retired", "former", "ex", "previous", "future", "aspiring", "wannabe", "would-be", "good",
+    "great", "bad", "terrible", "awful", "horrible", "careful", "fast", "slow", "decent", "keen",
+    "avid", "amateur", "hobby", "natural", "born", "better", "worse", "best", "worst", "lousy",
+    "big", "huge", "hard", "pensionerad", "pensionerade", "pensioneret", "före", "detta",
+    "tidigare", "tidligere", "forhenværende", "blivande", "kommende", "bra", "dålig", "duktig",
+    "god", "dårlig", "elendig", "hobby-", "amatör", "amatør",
+];
+
+/// Capitalised words that are given names and also common words ("I'm Frank", "I'm Joy"
+/// could be either, and "I'm Christian" is a faith): a self-introduction with one alone,
+/// without a surname after it, names nobody.
+pub(super) const NAME_OR_WORD: &[&str] = &[
+    "will", "april", "may", "june", "rose", "joy", "grace", "dawn", "frank", "mark", "max",
+    "bill", "sue", "ray", "hope", "faith", "summer", "sunny", "christian", "kristen", "sky",
+    "honey", "ruby", "amber", "ivy", "lily", "rich", "happy", "early",
+];
+
+/// Past forms of moving house, after a first-person subject and its auxiliary ("we *moved*",
+/// "vi har *flyttat*", "vi er *flyttet*").
+pub(super) const MOVED: &[&str] = &[
+    "moved", "relocated", "flyttade", "flyttat", "flyttet", "flyttede", "flytt",
+];
+
+/// Auxiliaries of a perfect move ("we *have* moved", "vi *har* flyttat", "vi *er* flyttet").
+pub(super) const MOVE_AUX: &[&str] = &["have", "has", "had", "har", "hade", "er", "är", "var"];
+
+/// Adverbs that may stand around a move's verb and say only when or which way ("we've *just*
+/// moved", "vi er *lige* flyttet", "vi har *precis* flyttat", "we moved *back* to …").
+pub(super) const MOVE_ADVERBS: &[&str] = &[
+    "just", "recently", "finally", "now", "already", "back", "over", "up", "down", "out", "home",
+    "lige", "netop", "nylig", "nyligt", "endelig", "nu", "allerede", "tilbage", "hjem",
+    "precis", "nyss", "nyligen", "äntligen", "redan", "tillbaka", "hem", "hit", "her", "hertil",
+];
+
+/// Prepositions of a move's origin ("from Copenhagen", "från Göteborg", "fra Odense").
+pub(super) const MOVE_FROM: &[&str] = &["from", "från", "fra"];
+
+/// Prepositions of a move's destination ("to Aarhus", "till Stockholm", "til Aalborg").
+pub(super) const MOVE_TO: &[&str] = &["to", "till", "til"];
+
+/// Family words for a partner: a breakup ends these, and only these.
+pub(super) const PARTNERS: &[&str] = &[
+    "wife", "husband", "partner", "girlfriend", "boyfriend", "fiancée", "fiance", "fiancé",
+    "fru", "man", "sambo", "flickvän", "pojkvän", "kone", "mand", "kæreste", "forlovede",
+    "fästmö", "fästman",
+];
+
+/// Words before a family word that say the relation is over ("my *late* husband Bo", "my
+/// *former* partner", "min *förra* pojkvän", "min *tidligere* kæreste"); "ex-" written on the
+/// word itself ("ex-boyfriend", "exman", "ekskæreste") says the same.
+pub(super) const FORMER_KIN: &[&str] = &[
+    "ex", "former", "late", "previous", "förra", "tidigare", "avlidne", "framlidne", "f.d",
+    "tidligere", "forhenværende", "afdøde", "eks",
+];
+
+/// Prefixes written on a family word that make it a former one ("ex-boyfriend", "exfru").
+pub(super) const EX_PREFIXES: &[&str] = &["ex-", "eks-", "ex", "eks"];
+
+/// What may follow a pet or family word (and its name) and say it died ("My cat Misse *died*",
+/// "Vår hund Sixten *dog* i våras", "Vores kat *døde*", "*has passed away*", "*är död*"): the
+/// relation is no current one, so the claim ends rather than starts.
+pub(super) const DIED: &[&str] = &[
+    "died", "has died", "had died", "passed away", "has passed away", "is dead",
+    "was put down", "had to be put down", "was put to sleep", "had to be put to sleep",
+    "sadly died", "sadly passed away", "dog", "dött", "har dött", "är död", "somnade in",
+    "har somnat in", "fick somna in", "gick bort", "har gått bort", "avlivades", "har avlivats",
+    "fick avlivas", "døde", "er død", "er døde", "sov ind", "er sovet ind", "blev aflivet",
+    "er blevet aflivet", "måtte aflives", "gik bort", "er gået bort", "tyvärr dog",
+    "desværre døde", "just died", "lige døde", "nyss dog",
+];
+
+/// Verbs before a possessive that say a pet or relative was lost ("we *lost* our dog Bosse",
+/// "vi *förlorade* vår katt", "vi *mistede* vores hund", "we had to put *down* our cat").
+pub(super) const LOST_BEFORE: &[&str] = &[
+    "lost", "have lost", "buried", "put down", "förlorade", "förlorat", "miste", "mistet", "mistede", "begravde",
+    "begravede", "avlivade", "aflivede",
+];
+
+/// A breakup said by the user of themselves and their partner ("we broke up", "vi har gjort
+/// slut", "vi er gået fra hinanden"): every partner fact held then ends.
+pub(super) const BREAKUPS: &[&str] = &[
+    "we broke up", "we have broken up", "we split up", "we have split up", "we separated",
+    "we have separated", "we are separated", "we got divorced", "we are divorced",
+    "we have divorced", "we divorced", "we are getting divorced", "we are no longer together",
+    "we are not together anymore", "i am divorced", "i got divorced", "i am separated",
+    "vi har gjort slut", "vi gjorde slut", "vi har separerat", "vi separerade",
+    "vi har skilt oss", "vi skilde oss", "vi har skiljt oss", "vi skiljde oss", "vi är skilda",
+    "vi har gått isär", "vi gick isär", "vi är inte längre tillsammans",
+    "vi är inte tillsammans längre", "jag har skilt mig", "jag skilde mig", "jag är skild",
+    "jag har skiljt mig", "jag skiljde mig", "vi er gået fra hinanden", "vi gik fra hinanden",
+    "vi har slået op", "vi slog op", "vi er blevet skilt", "vi blev skilt", "vi er skilt",
+    "vi er separeret", "vi er ikke længere sammen", "vi er ikke sammen længere",
+    "jeg er blevet skilt", "jeg blev skilt", "jeg er skilt", "vi har gået fra hinanden",
+];
+
+/// A breakup with a named partner ("I broke up with Tom", "jag har gjort slut med Tom",
+/// "jeg har slået op med Tom"): that partner's facts end. "I left my husband" is left out:
+/// it is as often "… at the station".
+pub(super) const BREAKUPS_WITH: &[&str] = &[
+    "i broke up with", "i have broken up with", "i split up with", "i have split up with",
+    "i divorced", "i have divorced", "i dumped", "i have dumped", "jag har gjort slut med",
+    "jag gjorde slut med", "jag har skilt mig från", "jag skilde mig från",
+    "jeg har slået op med", "jeg slog op med", "jeg er blevet skilt fra", "jeg blev skilt fra",
+];

@@ -20,6 +20,7 @@ mod tense;
 mod token;
 mod when;
 
+pub(crate) use people::is_given_name;
 pub(crate) use when::asked;
 
 use std::ops::Range;
