@@ -358,3 +358,38 @@ fn across_languages_a_translated_thing_is_answered_and_one_never_mentioned_absta
         "{hits:?}"
     );
 }
+
+/// People the user talks about, in a store that is all the user's own turns.
+const FAMILY_STORE: &[&str] = &[
+    "My daughter Astrid is 7.",
+    "Actually, Astrid is 8, not 7.",
+    "Min søster Karen bor i Bergen.",
+    "I started running before work, three times a week along the river.",
+    "Booked the dentist for the 14th, the one near the office.",
+];
+
+/// A fresh user's "How old is Astrid?" over "My daughter Astrid is 7" came back empty: the
+/// name was taken out of the query as if Astrid were a speaker (a turn never says its own
+/// speaker's name), leaving "How old is?" under the threshold. Astrid is only talked about,
+/// so her name stays in the query and the memories that say it answer, the correction among
+/// them; a name no memory holds still abstains.
+#[test]
+fn a_question_about_someone_talked_about_is_answered_by_what_says_their_name() {
+    let dir = common::tempdir();
+    let engine = store(dir.path(), FAMILY_STORE);
+    let (hits, why) = ask(&engine, "How old is Astrid?");
+    assert_eq!(why, None, "Astrid is in memory");
+    assert!(
+        hits.iter().take(2).all(|t| t.contains("Astrid")) && hits.len() >= 2,
+        "both memories of Astrid first: {hits:?}"
+    );
+    let (hits, why) = ask(&engine, "Where does Karen live?");
+    assert_eq!(why, None, "Karen is in memory");
+    assert!(
+        hits.first().is_some_and(|t| t.contains("Karen")),
+        "{hits:?}"
+    );
+    let (hits, why) = ask(&engine, "How old is Sofia?");
+    assert!(hits.is_empty(), "no Sofia is stored: {hits:?}");
+    assert!(why.is_some(), "and recall says why");
+}

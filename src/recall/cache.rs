@@ -34,6 +34,9 @@ pub(crate) struct Snapshot {
     pub(crate) vectors: Matrix,
     /// Speakers and participants, lowercased, without `user` and `assistant`.
     pub(crate) people: Vec<String>,
+    /// The people of `people` who speak in some episode (its actor): a LoCoMo speaker, never
+    /// someone only talked about.
+    pub(crate) speakers: Vec<String>,
     /// Each candidate's index by episode id.
     slots: Slots,
 }
@@ -81,10 +84,18 @@ impl Snapshot {
                     .collect(),
             )
         };
+        let actors: std::collections::HashSet<&str> =
+            candidates.iter().map(|c| c.actor.as_str()).collect();
+        let speakers = people
+            .iter()
+            .filter(|p| actors.contains(p.as_str()))
+            .cloned()
+            .collect();
         Snapshot {
             candidates,
             vectors,
             people,
+            speakers,
             slots,
         }
     }

@@ -12,10 +12,11 @@
 //!
 //! `score = α·relevance + β·retrievability + γ·salience (− person penalty)`,
 //!
-//! with retrievability on the FSRS-4.5 curve. People named in the query who are speakers or
-//! participants of this context are taken out of the query text (a turn never carries its
-//! own speaker's name, so the name drags the query toward the wrong turns) and act on the
-//! episode's speaker and participants instead: a memory neither by nor about them loses the
+//! with retrievability on the FSRS-4.5 curve. People named in the query who are speakers of
+//! this context are taken out of the query text (a turn never carries its own speaker's
+//! name, so the name drags the query toward the wrong turns); people only talked about stay
+//! in it, since the memories about them say their names. Either way a named person acts on
+//! the episode's speaker and participants: a memory neither by nor about them loses the
 //! person penalty. Results are the top `k` that also clear an
 //! absolute `threshold` ([`default_threshold`] per embedding model): nothing relevant gives
 //! nothing. Recall also abstains when the question is about what the memories do not hold
@@ -702,7 +703,7 @@ impl Engine {
             })
             .collect();
         let named = when::named(&query.text, now, &snapshot.candidates);
-        let terms = query_terms(named.text(&query.text), &people);
+        let terms = query_terms(named.text(&query.text), &speakers_of(&snapshot, &people));
         timings.load_ms = ms(lap);
         Ok(RecallExplained {
             hits,
@@ -832,6 +833,8 @@ impl Engine {
             people: people.to_vec(),
             ..Focus::default()
         };
+        let speakers = speakers_of(snapshot, people);
+        let people_said = speakers.as_slice();
         if candidates.is_empty() {
             return Ok((Vec::new(), focus));
         }
@@ -839,13 +842,13 @@ impl Engine {
         let when = when::named(&query.text, now, candidates);
         let text = when.text(&query.text);
 
-        // Dense side: the query without the named people.
+        // Dense side: the query without the named speakers.
         let stripped;
         let embedded = if ranking.dense > 0.0 {
             // A query about nothing but people keeps their names: nothing else says what
             // it is about.
-            let about_people_only = lexical::content_words(text, people).is_empty();
-            stripped = strip_names(text, people);
+            let about_people_only = lexical::content_words(text, people_said).is_empty();
+            stripped = strip_names(text, people_said);
             Some(if about_people_only || stripped.trim().is_empty() {
                 text
             } else {
@@ -864,7 +867,7 @@ impl Engine {
 
         // Lexical side: BM25 of the content words, and the scale that makes it absolute. A
         // question about a kind of memory (kinds.rs) leaves its kind words to the kind.
-        let mut terms = query_terms(text, people);
+        let mut terms = query_terms(text, people_said);
         let kind = ranking
             .kind_lift
             .gt(&0.0)
@@ -1231,8 +1234,20 @@ fn people_named_in(people: &[String], query: &str) -> Vec<String> {
         .collect()
 }
 
+/// The people of `people` (named in a query) who speak in the store: their names leave the
+/// query's text, since a turn never carries its own speaker's name. Someone only talked
+/// about stays in it: "How old is Astrid?" over "My daughter Astrid is 7" matches by the
+/// name (without it, the query was "How old is?", and a fresh user's store answered nothing).
+fn speakers_of(snapshot: &cache::Snapshot, people: &[String]) -> Vec<String> {
+    people
+        .iter()
+        .filter(|p| snapshot.speakers.contains(p))
+        .cloned()
+        .collect()
+}
+
 /// The words the lexical side searches for: the query's content words without the named
-/// people. A query that is about nothing but people ("What do you know about Jonas?", "Vad
+/// people who speak ([`speakers_of`]). A query that is about nothing but people ("What do you know about Jonas?", "Vad
 /// vet du om Oskar?") searches for their names instead: the memories that mention them are
 /// what it asks for.
 fn query_terms(query: &str, people: &[String]) -> Vec<String> {
