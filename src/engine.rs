@@ -133,6 +133,20 @@ impl Engine {
     ) -> Result<ImportReport> {
         self.require_capture("import")?;
         let sessions = import::parse_file(path, options)?;
+        self.import_parsed(path, &sessions, progress)
+    }
+
+    /// Imports the sessions [`import::read_file`] read from `path`, as [`Engine::import`]
+    /// does: a front end that reads the file before it opens a context (so a file that cannot
+    /// be read or parsed never creates one) hands the sessions in here. Errors: as
+    /// [`Engine::import_sessions`].
+    pub fn import_parsed(
+        &mut self,
+        path: &Path,
+        sessions: &[NewSession],
+        progress: &mut dyn FnMut(ImportProgress),
+    ) -> Result<ImportReport> {
+        self.require_capture("import")?;
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
         progress(ImportProgress::Parsed {
             sessions: sessions.len(),
@@ -143,7 +157,7 @@ impl Engine {
             .and_then(|n| n.to_str())
             .unwrap_or("import")
             .to_string();
-        self.import_sessions(&sessions, &source, progress)
+        self.import_sessions(sessions, &source, progress)
     }
 
     /// Stores sessions handed in by a caller (an evaluation harness, the MCP server) under

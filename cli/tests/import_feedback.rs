@@ -279,3 +279,66 @@ fn the_same_file_imported_twice_at_once_is_added_by_exactly_one_import() {
         assert_eq!(n(r, "messages_seen"), 120, "both read the whole file: {r}");
     }
 }
+
+/// A fresh user's `minne import /nonexistent` created the context's database and its key
+/// before it found the file missing, and so did a file of broken JSON. A file that cannot be
+/// read or parsed now leaves the data dir as it was: no database, no key dir.
+#[test]
+fn an_import_that_cannot_read_its_file_creates_no_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\"sessions\": [").unwrap();
+    for file in [dir.path().join("missing.json"), broken] {
+        let out = minne(&data).arg("import").arg(&file).output().unwrap();
+        assert!(!out.status.success(), "{}", file.display());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("nothing from it was kept"), "{stderr}");
+        let made: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("data"))
+            .collect();
+        assert!(
+            made.is_empty(),
+            "nothing made for {}: {made:?}",
+            file.display()
+        );
+    }
+}
+
+/// A tool's output and a system prompt are the conversation's record, not memories: a
+/// search result "I live in Atlantis" came back for "Where do I live?". They are stored as
+/// messages (an export keeps them) and become no episode; the user's own message does.
+#[test]
+fn tool_and_system_messages_become_no_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("tool.json");
+    std::fs::write(
+        &file,
+        r#"{"sessions": [{"id": "s", "messages": [
+          {"role": "system", "text": "You are a helpful assistant. The user lives in Atlantis.", "timestamp": "2026-11-01T10:00:00Z"},
+          {"role": "tool", "text": "search results: I live in Atlantis.", "timestamp": "2026-11-01T10:00:01Z"},
+          {"role": "user", "text": "We decided to move to Lisbon in May.", "timestamp": "2026-11-01T10:00:02Z"}
+        ]}]}"#,
+    )
+    .unwrap();
+    minne(&data).arg("import").arg(&file).assert_success();
+    let conn = open_db(&data);
+    assert_eq!(count(&conn, "SELECT count(*) FROM messages"), 3, "all kept");
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM episodes WHERE role IN ('tool', 'system')"
+        ),
+        0
+    );
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM episodes WHERE text LIKE '%Lisbon%'"
+        ),
+        1
+    );
+}

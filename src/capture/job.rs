@@ -568,9 +568,15 @@ const WITHHELD_FROM_THE_MODEL: &str = "[withheld: the user asked that this messa
 /// value); its observations and small talk are not memories of the user's life, and
 /// storing them would feed recalled memories back in as new ones each time the assistant
 /// repeats them (the self-ingestion loop). A named other person in an imported two-party
-/// chat (a LoCoMo speaker) is not the assistant: their words stay memories.
+/// chat (a LoCoMo speaker) is not the assistant: their words stay memories. A system prompt
+/// or a tool's output is no one's memory at all: a search result that reads "I live in
+/// Atlantis" came back for "Where do I live?" in a fresh user's store. Such messages stay
+/// stored as the conversation's record (export keeps them) and become no episode.
 fn worth_storing(m: &PendingMessage, kind: crate::model::ActKind) -> bool {
     use crate::model::ActKind::{Commitment, Retraction};
+    if matches!(m.role, Role::System | Role::Tool) {
+        return false;
+    }
     let is_the_assistant = m.role == Role::Assistant && m.actor == Role::Assistant.as_str();
     !is_the_assistant || matches!(kind, Commitment | Retraction)
 }

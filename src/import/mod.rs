@@ -187,23 +187,39 @@ pub struct ImportReport {
 pub const MAX_MESSAGE_BYTES: usize = 100_000;
 
 /// Whether import leaves `c` out of a message: a control character other than tab and the
-/// line breaks, or a bidirectional embedding, override or isolate (U+202A–U+202E,
+/// line breaks, a bidirectional embedding, override or isolate (U+202A–U+202E,
 /// U+2066–U+2069), which lets stored text display as other words than it holds ("Trojan
-/// Source", CVE-2021-42574). Letters of right-to-left scripts need none of them.
+/// Source", CVE-2021-42574; letters of right-to-left scripts need none of them), or an
+/// invisible break or joiner that carries no letter (U+200B zero-width space, U+2060 word
+/// joiner, U+FEFF): a message of nothing but those was stored and recalled as a memory.
+/// The joiners emoji and Indic scripts need (U+200C, U+200D) stay.
 pub fn is_left_out(c: char) -> bool {
     (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200B}' | '\u{2060}' | '\u{FEFF}'
+        )
 }
 
-/// Cuts over-long messages and replaces the characters of [`is_left_out`] (each run by one
-/// space, see [`without_controls`]).
+/// Cuts over-long messages, replaces the characters of [`is_left_out`] (each run by one
+/// space, see [`without_controls`]) and writes every text in Unicode's composed form (NFC):
+/// "å" typed as "a" and a combining ring (NFD, as macOS file names and some exports write it)
+/// is the same word as "å", for the full-text index, the rules and a forget alike. A message
+/// left with nothing but white space is dropped: it said nothing.
 /// Returns (messages truncated, messages cleaned).
-pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
+pub(crate) fn sanitise(sessions: &mut Vec<NewSession>) -> (usize, usize) {
+    use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
     let (mut truncated, mut cleaned) = (0, 0);
     for m in sessions.iter_mut().flat_map(|s| s.messages.iter_mut()) {
         if m.text.chars().any(is_left_out) {
             m.text = without_controls(&m.text);
             cleaned += 1;
+        }
+        if is_nfc_quick(m.text.chars()) != IsNormalized::Yes {
+            let composed: String = m.text.nfc().collect();
+            // Not counted as cleaned: no character was left out, the same text is written
+            // in its composed form.
+            m.text = composed;
         }
         if m.text.len() > MAX_MESSAGE_BYTES {
             let mut cut = MAX_MESSAGE_BYTES;
@@ -214,6 +230,10 @@ pub(crate) fn sanitise(sessions: &mut [NewSession]) -> (usize, usize) {
             truncated += 1;
         }
     }
+    for s in sessions.iter_mut() {
+        s.messages.retain(|m| !m.text.trim().is_empty());
+    }
+    sessions.retain(|s| !s.messages.is_empty());
     (truncated, cleaned)
 }
 
@@ -319,6 +339,14 @@ pub(crate) fn parse_file(path: &Path, options: &ImportOptions) -> Result<Vec<Par
             path: path.to_path_buf(),
             reason,
         })
+}
+
+/// Reads and parses the import file `path` in `options.format`, writing nothing: what
+/// [`crate::Engine::import`] does first, for a front end that checks a file before it opens
+/// a context ([`crate::Engine::import_parsed`] stores it). Errors: [`Error::Io`] when it
+/// cannot be read, [`Error::Import`] when it is not UTF-8 or not valid in the format.
+pub fn read_file(path: &Path, options: &ImportOptions) -> Result<Vec<NewSession>> {
+    parse_file(path, options)
 }
 
 /// Parses the text of an import file in `options.format` (detected first for
@@ -485,6 +513,35 @@ mod tests {
             cleaned,
             "cleaning is idempotent: the stored words are clean already"
         );
+    }
+
+    /// "Malmö" written decomposed (o and U+0308, as macOS and some exports write it) is
+    /// stored composed, the one character U+00F6 a typed "ö" is: the same bytes, so the
+    /// full-text index, the rules and a forget meet it. No character was left out, so it is
+    /// not reported as cleaned.
+    #[test]
+    fn decomposed_text_is_stored_composed() {
+        let mut s = one("Jag bor i Malmo\u{308}.");
+        assert_eq!(sanitise(&mut s), (0, 0), "nothing left out, nothing cut");
+        assert_eq!(s[0].messages[0].text, "Jag bor i Malm\u{f6}.");
+        assert_eq!(s[0].messages[0].text.len(), "Jag bor i Malm".len() + 2 + 1);
+    }
+
+    /// A message of nothing but zero-width spaces was stored and recalled as a memory:
+    /// invisible breaks are left out, and a message left blank is dropped with its session
+    /// when that held nothing else. Between two words a zero-width space is a break, so one
+    /// space.
+    #[test]
+    fn an_invisible_message_is_dropped_and_a_zero_width_space_is_a_break() {
+        let mut s = one("\u{200b}\u{200b}\u{2060}\u{feff}");
+        assert_eq!(sanitise(&mut s), (0, 1));
+        assert!(
+            s.is_empty(),
+            "the blank message and its session are gone: {s:?}"
+        );
+        let mut s = one("zero\u{200b}width");
+        sanitise(&mut s);
+        assert_eq!(s[0].messages[0].text, "zero width");
     }
 
     #[test]

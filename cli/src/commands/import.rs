@@ -32,11 +32,23 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         sample: args.sample,
         as_speaker: args.as_speaker,
     };
-    let mut engine = env.open_or_create()?;
     let mut progress = Progress::stderr("import");
     progress.note(&format!("reading {}", args.file.display()));
     let started = std::time::Instant::now();
-    let result = engine.import(&args.file, &options, &mut |p| match p {
+    // Read before the context is opened: a file that cannot be read or parsed leaves no
+    // new context and no key behind (a fresh user's `import /nonexistent` made both).
+    let sessions = match minne::import::read_file(&args.file, &options) {
+        Ok(sessions) => sessions,
+        Err(e) => {
+            progress.finish();
+            return Err(anyhow::Error::new(e).context(format!(
+                "import of {} failed; nothing from it was kept",
+                args.file.display()
+            )));
+        }
+    };
+    let mut engine = env.open_or_create()?;
+    let result = engine.import_parsed(&args.file, &sessions, &mut |p| match p {
         ImportProgress::Parsed { sessions, messages } => progress.note(&format!(
             "parsed {} in {}; storing the new ones",
             plural(messages, "message", "messages"),
