@@ -47,6 +47,19 @@ pub fn hit_line(h: &RecallHit) -> String {
         e.kind.as_str(),
         e.id,
         source(e),
+    ) + &conflict_note(h)
+}
+
+/// The line under a hit that disagrees with other results ("in conflict with #2 (older)"),
+/// so the text output says what `--json` says in `conflict_with`; empty for none.
+fn conflict_note(h: &RecallHit) -> String {
+    if h.conflict_with.is_empty() {
+        return String::new();
+    }
+    let ids: Vec<String> = h.conflict_with.iter().map(|id| format!("#{id}")).collect();
+    format!(
+        "\n     in conflict with {}: they disagree; the newer is listed first",
+        ids.join(", ")
     )
 }
 

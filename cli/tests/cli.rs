@@ -841,6 +841,76 @@ fn recall_keeps_k_and_the_threshold_with_conflicts() {
     }
 }
 
+/// Four homes in turn, each superseding the one before: every `-k` gives at most k results,
+/// the newest home first (a fresh user's `-k 2` gave three, since each shown result brought
+/// its partner in and the limit gave way). The text output names what a result disagrees
+/// with, as `--json` does in `conflict_with`; and "My name is Erik", "Jag heter Erik
+/// Lindqvist" and "Jeg hedder Erik" say one name in part and in full, which is no conflict
+/// (the first two were marked: "Erik Lindqvist" superseded "Erik", and rests on the third).
+#[test]
+fn conflict_partners_never_exceed_k_and_the_text_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    import_transcript(
+        &data,
+        dir.path(),
+        r#"{"sessions": [{"id": "homes", "messages": [
+  {"role": "user", "text": "I live in Gothenburg.", "timestamp": "2026-03-01T10:00:00Z"},
+  {"role": "user", "text": "I live in Stockholm.", "timestamp": "2026-04-01T10:00:00Z"},
+  {"role": "user", "text": "I live in Uppsala.", "timestamp": "2026-05-01T10:00:00Z"},
+  {"role": "user", "text": "I live in Malmö.", "timestamp": "2026-06-01T10:00:00Z"},
+  {"role": "user", "text": "My name is Erik.", "timestamp": "2026-06-02T10:00:00Z"},
+  {"role": "user", "text": "Jag heter Erik Lindqvist.", "timestamp": "2026-06-03T10:00:00Z"},
+  {"role": "user", "text": "Jeg hedder Erik.", "timestamp": "2026-06-04T10:00:00Z"}
+]}]}"#,
+    );
+    for k in 1..=4 {
+        let hits =
+            json(minne(&data).args(["recall", "--json", "-k", &k.to_string(), "Where do I live?"]));
+        let hits = hits.as_array().expect("a list");
+        assert!(!hits.is_empty() && hits.len() <= k, "k = {k}: {hits:#?}");
+        assert!(
+            hits[0]["text"].as_str().unwrap().contains("Malmö"),
+            "the newest home leads at k = {k}: {hits:#?}"
+        );
+    }
+    let hits = json(minne(&data).args(["recall", "--json", "-k", "4", "Where do I live?"]));
+    let marked: Vec<(String, usize)> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["text"].as_str().unwrap().to_string(),
+                h["conflict_with"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    assert!(
+        marked.iter().any(|(_, n)| *n > 0),
+        "the homes that succeeded one another are marked: {marked:?}"
+    );
+    let out = minne(&data)
+        .args(["recall", "-k", "4", "Where do I live?"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("in conflict with #"), "{text}");
+    let names = json(minne(&data).args(["recall", "--json", "What is my name?"]));
+    for h in names.as_array().unwrap() {
+        if h["text"].as_str().unwrap().contains("Erik") {
+            assert_eq!(
+                h["conflict_with"],
+                serde_json::json!([]),
+                "same name, no conflict: {names:#?}"
+            );
+        }
+    }
+}
+
 /// "Don't remember this: …" is kept out of memory and the import says so: a fresh user found
 /// it stored at the explicit-save salience and recalled for "what is my salary?".
 #[test]

@@ -701,10 +701,15 @@ pub(crate) fn fact_support(tx: &Transaction<'_>) -> Result<std::collections::Has
 /// only in part the held "Erik Lindqvist" ([`ladder::apply`] links such a source to the
 /// longer name).
 fn says_in_full(text: &str, attribute: &str, norm: &str) -> bool {
+    rules_say(text, attribute, norm) || text.to_lowercase().contains(norm)
+}
+
+/// Whether the rules read from `text` the value `norm` (lower-cased) of `attribute`, as a
+/// value that holds (not one said to have ended).
+pub(crate) fn rules_say(text: &str, attribute: &str, norm: &str) -> bool {
     facts::extract(text)
         .iter()
         .any(|c| !c.ends && c.attribute.key() == attribute && c.value.trim().to_lowercase() == norm)
-        || text.to_lowercase().contains(norm)
 }
 
 /// After a forget or an edit removed some of a fact's sources (`before`: from

@@ -27,11 +27,13 @@ pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i6
         return Ok(Vec::new());
     }
     let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT so.episode_id, sn.episode_id
+        "SELECT DISTINCT so.episode_id, sn.episode_id, o.attribute, o.norm, n.norm, eo.text, en.text
          FROM facts o JOIN facts n
               ON n.attribute = o.attribute AND n.id <> o.id AND n.norm <> o.norm
          JOIN fact_sources so ON so.fact_id = o.id
          JOIN fact_sources sn ON sn.fact_id = n.id
+         JOIN episodes eo ON eo.id = so.episode_id
+         JOIN episodes en ON en.id = sn.episode_id
          WHERE o.status IN ('superseded', 'retracted') AND n.status <> 'rejected'
            AND (o.superseded_by = n.id
                 OR (o.superseded_by IS NULL AND o.valid_to IS NOT NULL
@@ -39,11 +41,34 @@ pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i6
            AND so.episode_id <> sn.episode_id",
     )?;
     let wanted: HashSet<i64> = ids.iter().map(|i| i.0).collect();
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+    type Row = (i64, i64, String, String, String, String, String);
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+            r.get(6)?,
+        ))
+    })?;
     let mut out = Vec::new();
     for row in rows {
-        let (old, new) = row?;
-        if wanted.contains(&old) || wanted.contains(&new) {
+        let (old, new, attribute, old_value, new_value, old_text, new_text): Row = row?;
+        if !(wanted.contains(&old) || wanted.contains(&new)) {
+            continue;
+        }
+        // Two episodes that say the same value disagree about nothing: "Jeg hedder Erik"
+        // rests on "Erik Lindqvist" (said in part), which superseded the "Erik" of "My name
+        // is Erik", and the two were marked as a conflict (a fresh user's report).
+        // Nor does a name said in full after it was said in part ("Erik", then "Erik
+        // Lindqvist").
+        let same = crate::consolidate::rules_say(&new_text, &attribute, &old_value)
+            || crate::consolidate::rules_say(&old_text, &attribute, &new_value)
+            || crate::consolidate::facts::Attribute::parse(&attribute)
+                .is_some_and(|a| a.says_in_part(&new_value, &old_value));
+        if !same {
             out.push((old, new));
         }
     }

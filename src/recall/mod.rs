@@ -654,31 +654,14 @@ impl Engine {
         // too clears the threshold: the choice between them is the reader's (issue 4,
         // "Conflicts"). One under the threshold is not about the question: "I work at
         // Klarna now" superseded the employer of the message that gave the user's old name,
-        // and came with "what is my name?" at relevance 0.12 (a fresh user's report).
+        // and came with "what is my name?" at relevance 0.12 (a fresh user's report). Never
+        // more than k ([`settle_partners`]).
         let mut shown: Vec<Scored> = scored[..cleared].to_vec();
         let pairs = conflict::fact_pairs(
             self.store.conn(),
             &shown.iter().map(|s| s.id).collect::<Vec<_>>(),
         )?;
-        for (old, new) in &pairs {
-            for id in [*old, *new] {
-                if !shown.iter().any(|s| s.id.0 == id)
-                    && let Some(s) = scored.iter().find(|s| s.id.0 == id && s.score >= threshold)
-                {
-                    shown.push(*s);
-                }
-            }
-        }
-        // Still at most k: a partner takes the place of the lowest result in no pair.
-        let paired = |id: EpisodeId| pairs.iter().any(|(o, n)| *o == id.0 || *n == id.0);
-        while shown.len() > query.k {
-            match shown.iter().rposition(|s| !paired(s.id)) {
-                Some(i) => {
-                    shown.remove(i);
-                }
-                None => break,
-            }
-        }
+        settle_partners(&mut shown, &scored, &pairs, threshold, query.k);
         let misses: Vec<(Scored, LeftOut)> = misses
             .into_iter()
             .filter(|(s, _)| !shown.iter().any(|x| x.id == s.id))
@@ -1232,6 +1215,55 @@ fn people_named_in(people: &[String], query: &str) -> Vec<String> {
         })
         .cloned()
         .collect()
+}
+
+/// Brings in, for each result in rank order, its most relevant partner in disagreement
+/// (`pairs`, `(older, newer)` episode ids) that clears `threshold` and is not shown yet,
+/// keeping at most `k` results: a partner takes a free place, or the place of the lowest
+/// result that disagrees with no other shown one; when none is left it stays out. Earlier,
+/// every partner came in and the limit gave way, so a fresh user's `-k 2` gave three results.
+fn settle_partners(
+    shown: &mut Vec<Scored>,
+    scored: &[Scored],
+    pairs: &[(i64, i64)],
+    threshold: f64,
+    k: usize,
+) {
+    let partners = |id: i64| {
+        pairs.iter().filter_map(move |&(o, n)| {
+            if o == id {
+                Some(n)
+            } else if n == id {
+                Some(o)
+            } else {
+                None
+            }
+        })
+    };
+    let base: Vec<i64> = shown.iter().map(|s| s.id.0).collect();
+    for id in base {
+        let best = partners(id)
+            .filter(|p| !shown.iter().any(|s| s.id.0 == *p))
+            .filter_map(|p| scored.iter().find(|s| s.id.0 == p && s.score >= threshold))
+            .max_by(|a, b| a.score.total_cmp(&b.score).then(b.id.cmp(&a.id)))
+            .copied();
+        let Some(partner) = best else { continue };
+        if shown.len() < k {
+            shown.push(partner);
+            continue;
+        }
+        let alone = |s: &Scored, shown: &[Scored]| {
+            !partners(s.id.0).any(|p| shown.iter().any(|x| x.id.0 == p))
+        };
+        let snapshot = shown.clone();
+        if let Some(i) = shown
+            .iter()
+            .rposition(|s| s.id.0 != id && alone(s, &snapshot))
+        {
+            shown.remove(i);
+            shown.push(partner);
+        }
+    }
 }
 
 /// The people of `people` (named in a query) who speak in the store: their names leave the
