@@ -1386,3 +1386,61 @@ fn forgetting_a_retraction_restores_what_it_ended() {
         "the retraction record goes with its only source"
     );
 }
+
+/// A chain of moves (Lund, Malmö, Göteborg, Aarhus): each newer city disagrees with every
+/// older one, not only with the one it directly replaced, so recall marks the newest against
+/// all three older ones, newest first (a fresh user's finding: Aarhus was marked only against
+/// Göteborg, and not at all when Göteborg was not recalled).
+#[test]
+fn recall_marks_every_older_city_of_a_chain_of_moves_against_the_newest() {
+    use minne::recall::RecallQuery;
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    let moves = [
+        (0, "I live in Lund, close to the cathedral."),
+        (100, "We moved to Malmö last week."),
+        (200, "We moved to Göteborg for my new job."),
+        (300, "We moved to Aarhus in Denmark last month."),
+    ];
+    for (i, (days, text)) in moves.iter().enumerate() {
+        say(&mut engine, &clock, &format!("s{i}"), &[(U, *days, text)]);
+    }
+    let places = with(&engine.facts(true).unwrap(), "location");
+    assert_eq!(
+        places
+            .iter()
+            .filter(|f| f.status == FactStatus::Superseded)
+            .count(),
+        3,
+        "three cities were left (else the chain is not there to test): {places:#?}"
+    );
+    let mut query = RecallQuery::new("Where do I live?");
+    query.k = 10;
+    query.threshold = Some(0.0);
+    let hits = engine.recall(&query).unwrap();
+    let id = |needle: &str| {
+        hits.iter()
+            .find(|h| h.episode.text.contains(needle))
+            .unwrap_or_else(|| panic!("`{needle}` is recalled: {hits:#?}"))
+            .episode
+            .id
+    };
+    let (lund, malmo, goteborg, aarhus) = (id("Lund"), id("Malmö"), id("Göteborg"), id("Aarhus"));
+    let newest = hits.iter().find(|h| h.episode.id == aarhus).unwrap();
+    let mut with_aarhus = newest.conflict_with.clone();
+    with_aarhus.sort_unstable();
+    let mut older = vec![lund, malmo, goteborg];
+    older.sort_unstable();
+    assert_eq!(with_aarhus, older, "Aarhus disagrees with every older city");
+    let lund_hit = hits.iter().find(|h| h.episode.id == lund).unwrap();
+    assert!(
+        lund_hit.conflict_with.contains(&aarhus) && lund_hit.conflict_with.contains(&malmo),
+        "{:?}",
+        lund_hit.conflict_with
+    );
+    let pos = |e| hits.iter().position(|h| h.episode.id == e).unwrap();
+    assert!(
+        pos(aarhus) < pos(goteborg) && pos(aarhus) < pos(malmo) && pos(aarhus) < pos(lund),
+        "the newest city leads the older ones"
+    );
+}

@@ -12,7 +12,7 @@
 //!   later than the other, about the same thing: they share a content word, and both are
 //!   relevant to the question (each scores at least the model's calibrated threshold).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::Connection;
 
@@ -20,59 +20,97 @@ use super::{RecallHit, lexical};
 use crate::error::Result;
 use crate::model::{ActKind, EpisodeId};
 
-/// Pairs `(older, newer)` of episodes whose facts superseded one another, where at least one
-/// side is in `ids`. Errors: database errors.
+/// Pairs `(older, newer)` of episodes whose facts superseded one another, directly or along a
+/// chain of the same attribute (Lund, then Malmö, then Göteborg, then Aarhus: Aarhus disagrees
+/// with all three, so it is marked against Malmö when Göteborg was not recalled), where at
+/// least one side is in `ids`. Two episodes that say the same value, or one name in part and
+/// in full, are no pair. Errors: database errors.
 pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i64, i64)>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
     let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT so.episode_id, sn.episode_id, o.attribute, o.norm, n.norm, eo.text, en.text
+        "SELECT DISTINCT o.attribute, so.episode_id, sn.episode_id, o.norm, n.norm
          FROM facts o JOIN facts n
               ON n.attribute = o.attribute AND n.id <> o.id AND n.norm <> o.norm
          JOIN fact_sources so ON so.fact_id = o.id
          JOIN fact_sources sn ON sn.fact_id = n.id
-         JOIN episodes eo ON eo.id = so.episode_id
-         JOIN episodes en ON en.id = sn.episode_id
          WHERE o.status IN ('superseded', 'retracted') AND n.status <> 'rejected'
            AND (o.superseded_by = n.id
                 OR (o.superseded_by IS NULL AND o.valid_to IS NOT NULL
                     AND n.valid_from = o.valid_to))
            AND so.episode_id <> sn.episode_id",
     )?;
-    let wanted: HashSet<i64> = ids.iter().map(|i| i.0).collect();
-    type Row = (i64, i64, String, String, String, String, String);
+    type Row = (String, i64, i64, String, String);
     let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-            r.get(6)?,
-        ))
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
     })?;
-    let mut out = Vec::new();
+    // Per attribute: its direct supersessions, and the value each episode gave it.
+    let mut direct: HashMap<String, (Vec<(i64, i64)>, HashMap<i64, String>)> = HashMap::new();
     for row in rows {
-        let (old, new, attribute, old_value, new_value, old_text, new_text): Row = row?;
-        if !(wanted.contains(&old) || wanted.contains(&new)) {
-            continue;
-        }
-        // Two episodes that say the same value disagree about nothing: "Jeg hedder Erik"
-        // rests on "Erik Lindqvist" (said in part), which superseded the "Erik" of "My name
-        // is Erik", and the two were marked as a conflict (a fresh user's report).
-        // Nor does a name said in full after it was said in part ("Erik", then "Erik
-        // Lindqvist").
-        let same = crate::consolidate::rules_say(&new_text, &attribute, &old_value)
-            || crate::consolidate::rules_say(&old_text, &attribute, &new_value)
-            || crate::consolidate::facts::Attribute::parse(&attribute)
-                .is_some_and(|a| a.says_in_part(&new_value, &old_value));
-        if !same {
-            out.push((old, new));
+        let (attribute, old, new, old_value, new_value): Row = row?;
+        let (edges, values) = direct.entry(attribute).or_default();
+        edges.push((old, new));
+        values.entry(old).or_insert(old_value);
+        values.entry(new).or_insert(new_value);
+    }
+    let wanted: HashSet<i64> = ids.iter().map(|i| i.0).collect();
+    let text = |id: i64| -> Result<String> {
+        Ok(conn
+            .prepare_cached("SELECT text FROM episodes WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))?)
+    };
+    let mut out = Vec::new();
+    for (attribute, (edges, values)) in &direct {
+        for (old, new) in chain_closure(edges) {
+            if !(wanted.contains(&old) || wanted.contains(&new)) || out.contains(&(old, new)) {
+                continue;
+            }
+            let (old_value, new_value) = (&values[&old], &values[&new]);
+            // Two episodes that say the same value disagree about nothing: "Jeg hedder Erik"
+            // rests on "Erik Lindqvist" (said in part), which superseded the "Erik" of "My
+            // name is Erik", and the two were marked as a conflict (a fresh user's report).
+            // Nor does a name said in full after it was said in part, nor a city left and
+            // moved back to.
+            let same = old_value == new_value
+                || crate::consolidate::facts::Attribute::parse(attribute)
+                    .is_some_and(|a| a.says_in_part(new_value, old_value))
+                || crate::consolidate::rules_say(&text(new)?, attribute, old_value)
+                || crate::consolidate::rules_say(&text(old)?, attribute, new_value);
+            if !same {
+                out.push((old, new));
+            }
         }
     }
     Ok(out)
+}
+
+/// The pairs `(a, c)` reachable along `edges` (`(older, newer)`, one attribute's direct
+/// supersessions), each once, no episode paired with itself (a value said again later).
+fn chain_closure(edges: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut next: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (a, b) in edges {
+        next.entry(*a).or_default().push(*b);
+    }
+    let mut starts: Vec<i64> = next.keys().copied().collect();
+    starts.sort_unstable();
+    let mut out = Vec::new();
+    for start in starts {
+        let mut seen: HashSet<i64> = HashSet::new();
+        let mut stack: Vec<i64> = next.get(&start).cloned().unwrap_or_default();
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            if n != start {
+                out.push((start, n));
+            }
+            if let Some(more) = next.get(&n) {
+                stack.extend(more);
+            }
+        }
+    }
+    out
 }
 
 /// Whether `later` corrects or retracts `earlier`: said after it, by the same speaker, as a
@@ -136,14 +174,24 @@ pub(crate) fn mark(hits: &mut Vec<RecallHit>, pairs: &[(i64, i64)], floor: f64) 
             }
         }
     }
-    // Newer first: the latest word on a matter leads, the older follows it.
-    for (old, new) in &found {
-        let pos = |id: EpisodeId, hits: &[RecallHit]| hits.iter().position(|h| h.episode.id == id);
-        if let (Some(o), Some(n)) = (pos(*old, hits), pos(*new, hits))
-            && n > o
-        {
-            let newer = hits.remove(n);
-            hits.insert(o, newer);
+    // Newer first: the latest word on a matter leads, the older follows it. A chain (three
+    // moves) may need more than one pass; each move only brings a newer memory forward, so
+    // the passes end (at most one per hit, as a guard).
+    for _ in 0..hits.len().max(1) {
+        let mut moved = false;
+        for (old, new) in &found {
+            let pos =
+                |id: EpisodeId, hits: &[RecallHit]| hits.iter().position(|h| h.episode.id == id);
+            if let (Some(o), Some(n)) = (pos(*old, hits), pos(*new, hits))
+                && n > o
+            {
+                let newer = hits.remove(n);
+                hits.insert(o, newer);
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
         }
     }
 }
@@ -162,6 +210,23 @@ mod tests {
         later.episode.occurred_at += chrono::Duration::days(3);
         later.score = later_score;
         vec![earlier, later]
+    }
+
+    #[test]
+    fn a_chain_of_supersessions_pairs_every_older_value_with_every_newer_one() {
+        // Lund (1) -> Malmö (2) -> Göteborg (3) -> Aarhus (4), and a side edge 1 -> 5.
+        let mut got = chain_closure(&[(1, 2), (2, 3), (3, 4), (1, 5)]);
+        got.sort_unstable();
+        assert_eq!(
+            got,
+            vec![(1, 2), (1, 3), (1, 4), (1, 5), (2, 3), (2, 4), (3, 4)],
+            "six pairs along the chain, plus the side edge; nothing runs backwards"
+        );
+        // A value said again after a change (Malmö, Lund, Malmö as one episode 2) loops: no
+        // episode is paired with itself and the walk ends.
+        let mut looped = chain_closure(&[(2, 1), (1, 2)]);
+        looped.sort_unstable();
+        assert_eq!(looped, vec![(1, 2), (2, 1)]);
     }
 
     #[test]
