@@ -313,8 +313,9 @@ fn fact_note(f: &FactView) -> String {
 }
 
 /// A fact line: `- location: "Malmö" (since 2026-11-10)`; a preference reads
-/// `- dislikes: "long answers" (since …)`; a statement the user asked to be remembered
-/// `- asked to remember: "…"`.
+/// `- dislikes: "long answers" (since …)`; a statement about themselves that fits no
+/// attribute `- the user said: "…"` (not "asked to remember": most were plain statements,
+/// "I don't eat pork", and the label claimed a request the user never made).
 fn fact_line(f: &FactView) -> String {
     let note = fact_note(f);
     if let Some(object) = f.attribute.strip_prefix("preference:") {
@@ -324,7 +325,7 @@ fn fact_line(f: &FactView) -> String {
         };
     }
     let attribute = match f.attribute.as_str() {
-        "statement" => "asked to remember",
+        "statement" => "the user said",
         "communication_style" => "communication style",
         other => other,
     };

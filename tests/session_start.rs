@@ -367,3 +367,19 @@ fn an_empty_context_gives_an_honest_empty_block() {
     );
     assert_eq!(block.used_tokens, estimate_tokens(&block.text));
 }
+
+/// "I don't eat pork" is a plain statement, yet the block said `asked to remember:` before
+/// it (a fresh user's report): the label claimed a request the user never made. It reads
+/// `the user said:` now.
+#[test]
+fn a_plain_statement_is_not_labelled_as_asked_to_remember() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(&mut engine, &clock, "food", 0, &["I don't eat pork."]);
+    let text = engine.session_start(10_000).unwrap().text;
+    assert!(!text.contains("asked to remember"), "{text}");
+    assert!(
+        text.contains("the user said: \"I don't eat pork\""),
+        "{text}"
+    );
+}
