@@ -1444,3 +1444,47 @@ fn recall_marks_every_older_city_of_a_chain_of_moves_against_the_newest() {
         "the newest city leads the older ones"
     );
 }
+
+/// A quoted city waits as a candidate; the user then states another city outright, and later
+/// confirms the old candidate from the review queue. A fresh user saw the confirmed old
+/// candidate replace the newer stated city. Confirming says it was true, not that it is
+/// still: the stated city stays current, the confirmed one is history up to it.
+#[test]
+fn confirming_an_older_candidate_keeps_the_newer_stated_value_current() {
+    let dir = common::tempdir();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "s1",
+        &[(U, 0, "My sister wrote: \"I live in Oslo now.\"")],
+    );
+    say(&mut engine, &clock, "s2", &[(U, 5, "I live in Bergen.")]);
+    let queue = engine.review_queue(false).unwrap();
+    let entry = queue
+        .iter()
+        .find(|e| e.fact.as_ref().is_some_and(|f| f.value == "Oslo"))
+        .unwrap_or_else(|| panic!("Oslo waits for review: {queue:#?}"));
+    engine.review_confirm(entry.id).unwrap();
+    let places = with(&engine.facts(true).unwrap(), "location");
+    let status = |value: &str| {
+        places
+            .iter()
+            .find(|f| f.value == value)
+            .map(|f| (f.status, f.confidence))
+            .unwrap_or_else(|| panic!("{value}: {places:#?}"))
+    };
+    assert_eq!(status("Bergen"), (FactStatus::Active, Confidence::Stated));
+    assert_eq!(
+        status("Oslo"),
+        (FactStatus::Superseded, Confidence::Confirmed),
+        "confirmed, and history"
+    );
+    let oslo = places.iter().find(|f| f.value == "Oslo").unwrap();
+    let bergen = places.iter().find(|f| f.value == "Bergen").unwrap();
+    assert_eq!(
+        oslo.valid_to,
+        Some(bergen.valid_from),
+        "Oslo held until Bergen"
+    );
+}

@@ -109,7 +109,8 @@ impl Engine {
     }
 
     /// Confirms an open entry: its fact becomes active and `confirmed` (for a conflict the
-    /// new value wins and the old one is superseded now); a procedure becomes active.
+    /// new value wins and the old one is superseded now; a candidate said before the value
+    /// held now stays history, confirmed); a procedure becomes active.
     /// Errors: [`Error::NotFound`] for an unknown or already resolved entry.
     pub fn review_confirm(&mut self, id: i64) -> Result<()> {
         self.resolve(id, None, true)
@@ -145,14 +146,14 @@ impl Engine {
     fn resolve(&mut self, id: i64, edit: Option<&str>, confirm: bool) -> Result<()> {
         let now = fmt_utc(self.clock.now());
         let tx = self.store.conn_mut().transaction()?;
-        let found: Option<(Option<i64>, Option<i64>)> = tx
+        let found: Option<(Option<i64>, Option<i64>, String)> = tx
             .query_row(
-                "SELECT fact_id, procedure_id FROM review_queue WHERE id = ?1 AND status = 'open'",
+                "SELECT fact_id, procedure_id, kind FROM review_queue WHERE id = ?1 AND status = 'open'",
                 [id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
-        let (fact, procedure) = found.ok_or(Error::NotFound {
+        let (fact, procedure, kind) = found.ok_or(Error::NotFound {
             kind: "open review entry",
             id,
         })?;
@@ -178,6 +179,11 @@ impl Engine {
             (None, _, _) => {}
         }
         match (fact, procedure, confirm) {
+            // A candidate said before the value held now is confirmed as history: the user
+            // says it was true, not that it still is (a fresh user confirmed an older quoted
+            // city, and it replaced the newer one they had stated). A conflict is a choice
+            // between the two, so its confirmation makes the candidate current.
+            (Some(f), _, true) if kind == "candidate" => confirm_candidate(&tx, f, &now)?,
             (Some(f), _, true) => activate(&tx, f, &now)?,
             (Some(f), _, false) => {
                 tx.execute(
@@ -209,6 +215,44 @@ impl Engine {
 
 /// Makes fact `id` active and confirmed; for a single-valued attribute the value active
 /// until now is superseded now.
+/// Confirms candidate `id`: made current ([`activate`]) unless its attribute is single-valued
+/// and the value active now became valid after the candidate did; then it is kept as
+/// confirmed history, valid until the active value began and superseded by it.
+fn confirm_candidate(tx: &Transaction<'_>, id: i64, now: &str) -> Result<()> {
+    let found: Option<(String, String)> = tx
+        .query_row(
+            "SELECT attribute, valid_from FROM facts WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let (attribute, valid_from) = found.ok_or(Error::NotFound { kind: "fact", id })?;
+    let single = super::Attribute::parse(&attribute).is_some_and(|a| a.single_valued());
+    let newer: Option<(i64, String)> = if single {
+        tx.query_row(
+            "SELECT id, valid_from FROM facts WHERE attribute = ?1 AND status = 'active'
+               AND id != ?2 AND valid_from > ?3
+             ORDER BY valid_from DESC, id DESC LIMIT 1",
+            params![attribute, id, valid_from],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?
+    } else {
+        None
+    };
+    match newer {
+        Some((current, since)) => {
+            tx.execute(
+                "UPDATE facts SET status = 'superseded', confidence = 'confirmed', valid_to = ?2,
+                        superseded_by = ?3, updated_at = ?4 WHERE id = ?1",
+                params![id, since, current, now],
+            )?;
+            Ok(())
+        }
+        None => activate(tx, id, now),
+    }
+}
+
 fn activate(tx: &Transaction<'_>, id: i64, now: &str) -> Result<()> {
     let attribute: Option<String> = tx
         .query_row("SELECT attribute FROM facts WHERE id = ?1", [id], |r| {
