@@ -386,10 +386,19 @@ fn an_abstractive_summary_is_kept_only_when_its_quotes_are_found() {
         &["the launch is Friday, not next week"],
         "The user said “we are cancelling the launch” and moved it.",
     );
+    // The quotes are real, but the summary adds a city and a date nobody said.
+    let invented = summary_reply(
+        &[
+            "the launch is Friday, not next week",
+            "I will send the press kit to Sara",
+        ],
+        "The user moved the launch to Friday and will fly to Berlin on 12 May.",
+    );
     for (reply, method) in [
         (good, "abstractive (llm:test-model)"),
         (fake, "extractive (llm quote not found)"),
         (inline, "extractive (llm quote not found)"),
+        (invented, "extractive (llm summary says what was not said)"),
     ] {
         let (url, _log) = serve(handler(
             |_| "{\"facts\": []}".into(),

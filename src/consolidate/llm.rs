@@ -19,7 +19,9 @@
 //! - **Summaries.** The model writes a topic, a summary and the quotes it rests on. Every
 //!   quote (listed, or written inline between quotation marks) must be found verbatim in the
 //!   messages it was shown, or the summary is rejected and the extractive one kept, with
-//!   `method: extractive (llm quote not found)` in the record. An abstractive summary lists
+//!   `method: extractive (llm quote not found)` in the record; so is a summary that names a
+//!   person, place or number no message shown says (`llm summary says what was not said`,
+//!   [`unsaid_specifics`]). An abstractive summary lists
 //!   every episode of the messages the model read, so forgetting any of them removes it; the
 //!   summary a forget or an edit rebuilds in its own transaction is extractive.
 //! - **Failure.** A transport error or timeout stops the LLM for the rest of the run (no
@@ -477,6 +479,14 @@ fn ask_summary(
         report.summaries_rejected += 1;
         return Ok(rejected("extractive (llm quote not found)"));
     }
+    // Real quotes do not make the rest true: a name, place or number the summary or topic
+    // gives that no message shown says was invented (a fresh user's summary added a city
+    // and a date to two real quotes).
+    let said: Vec<String> = shown.iter().map(|m| m.text.to_lowercase()).collect();
+    if !unsaid_specifics(&format!("{topic}. {summary}"), &said).is_empty() {
+        report.summaries_rejected += 1;
+        return Ok(rejected("extractive (llm summary says what was not said)"));
+    }
     let mut episode_ids: Vec<i64> = shown.iter().flat_map(|m| m.episodes.clone()).collect();
     episode_ids.sort_unstable();
     episode_ids.dedup();
@@ -529,6 +539,38 @@ fn summary_messages(conn: &Connection, session: i64) -> Result<Vec<Shown>> {
         all.sort_by_key(|(seq, _, _)| *seq);
     }
     Ok(all.into_iter().map(|(_, _, m)| m).collect())
+}
+
+/// The specifics of `text` that none of `said` (lower-cased texts) holds: each word with a
+/// digit ("12", "2026-05-03") and each capitalised word that does not open a sentence (a
+/// name: "Berlin", "Sara"), compared lower-cased as a part of a said text, so "Sara's"
+/// finds "Sara" and "Friday" finds "friday". Other words may be paraphrased; these may not.
+pub(crate) fn unsaid_specifics(text: &str, said: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut opens = true;
+    for raw in text.split_whitespace() {
+        let word: String = raw
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .trim_end_matches("'s")
+            .trim_end_matches("’s")
+            .to_string();
+        let starts_sentence = opens;
+        opens = raw.ends_with(['.', '!', '?', ':']);
+        if word.is_empty() {
+            continue;
+        }
+        let numeric = word.chars().any(|c| c.is_ascii_digit());
+        let named =
+            !starts_sentence && word.chars().next().is_some_and(char::is_uppercase) && word != "I";
+        if !(numeric || named) {
+            continue;
+        }
+        let low = word.to_lowercase();
+        if !said.iter().any(|t| t.contains(&low)) && !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    out
 }
 
 /// The passages of `text` written between quotation marks (`"…"`, `“…”`, `«…»`, `„…“`).
@@ -697,6 +739,19 @@ mod tests {
             }
             other => panic!("expected inferred, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_name_or_number_no_message_says_is_unsaid() {
+        let said = vec![
+            "the launch is friday, not next week".to_string(),
+            "i will send the press kit to sara.".to_string(),
+        ];
+        let good = "Launch moved to Friday. The user moved the launch to Friday and will send \
+                    the press kit to Sara's team.";
+        assert_eq!(unsaid_specifics(good, &said), Vec::<String>::new());
+        let invented = "The user moved the launch to Friday, 12 May, and flies to Berlin.";
+        assert_eq!(unsaid_specifics(invented, &said), ["12", "May", "Berlin"]);
     }
 
     #[test]
