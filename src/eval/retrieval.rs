@@ -992,15 +992,47 @@ impl ScratchDir {
     }
 }
 
+impl ScratchDir {
+    /// The key dir the engine keeps beside a data dir outside the platform's:
+    /// `<folder>.keys` (crate::keys). It goes with the folder, or every run left one in the
+    /// temp folder (a fresh user counted them).
+    fn keys(&self) -> PathBuf {
+        let mut name = self.0.as_os_str().to_owned();
+        name.push(".keys");
+        PathBuf::from(name)
+    }
+}
+
 impl Drop for ScratchDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        let _ = std::fs::remove_dir_all(self.keys());
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scratch store made by the engine leaves nothing behind: neither the folder nor the
+    /// key dir the engine put beside it.
+    #[test]
+    fn a_scratch_dir_takes_its_key_dir_with_it() {
+        let scratch = ScratchDir::new().unwrap();
+        let (path, keys) = (scratch.path().to_path_buf(), scratch.keys());
+        let context = ContextName::new("personal").unwrap();
+        let engine = Engine::open(
+            &path,
+            &context,
+            Arc::new(crate::embed::HashEmbedder::new(16)),
+            Arc::new(FixedClock::new(chrono::Utc::now())),
+        )
+        .unwrap();
+        drop(engine);
+        assert!(keys.exists(), "the engine made {}", keys.display());
+        drop(scratch);
+        assert!(!path.exists() && !keys.exists(), "both are gone");
+    }
 
     fn outcome(answerable: bool, abstained: bool, turns: &[(&str, f64)]) -> Outcome {
         Outcome {
