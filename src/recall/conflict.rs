@@ -46,7 +46,7 @@ pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i6
         Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
     })?;
     // Per attribute: its direct supersessions, and the value each episode gave it.
-    let mut direct: HashMap<String, (Vec<(i64, i64)>, HashMap<i64, String>)> = HashMap::new();
+    let mut direct: HashMap<String, Chain> = HashMap::new();
     for row in rows {
         let (attribute, old, new, old_value, new_value): Row = row?;
         let (edges, values) = direct.entry(attribute).or_default();
@@ -84,6 +84,9 @@ pub(crate) fn fact_pairs(conn: &Connection, ids: &[EpisodeId]) -> Result<Vec<(i6
     }
     Ok(out)
 }
+
+/// One attribute's direct supersessions `(older, newer)` and the value each episode gave it.
+type Chain = (Vec<(i64, i64)>, HashMap<i64, String>);
 
 /// The pairs `(a, c)` reachable along `edges` (`(older, newer)`, one attribute's direct
 /// supersessions), each once, no episode paired with itself (a value said again later).
