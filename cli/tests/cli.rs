@@ -582,13 +582,14 @@ fn forget_says_what_is_in_scope_and_refuses_ranges_that_hold_nothing() {
         .failure()
         .stderr(predicate::str::contains("is not earlier than --to"));
 
-    // A session typed without its source prefix: the error names the real key.
+    // A session typed as part of its key (neither the key nor the file's own id `s-range`,
+    // which would name it): the error names the real key.
     let key: String = open_db(&db)
         .query_row("SELECT external_id FROM sessions", [], |r| r.get(0))
         .unwrap();
     assert_ne!(key, "s-range", "the stored key carries the source: {key}");
     minne(&data)
-        .args(["forget", "--session", "s-range", "--yes"])
+        .args(["forget", "--session", "range", "--yes"])
         .assert()
         .failure()
         .stderr(predicate::str::contains(format!("did you mean `{key}`?")));
