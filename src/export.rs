@@ -181,6 +181,22 @@ impl Engine {
                 path.display()
             )));
         }
+        // A device, a pipe or a socket (`/dev/null`, a FIFO) is no export either: renaming
+        // over it would replace the system's node with a file of memories.
+        if let Ok(meta) = std::fs::symlink_metadata(path)
+            && !meta.file_type().is_file()
+        {
+            let kind = if meta.is_dir() {
+                "a folder"
+            } else {
+                "not a regular file (a device, pipe or socket)"
+            };
+            return Err(Error::InvalidInput(format!(
+                "{} is {kind}: Minne writes an export only to a regular file or a new path; \
+                 give a file name (nothing was written)",
+                path.display()
+            )));
+        }
         // Written beside it and renamed over it: a replaced file (`--force`) is owner-only
         // too, and a failure leaves the old one whole.
         rewrite_private(path, &bytes)?;

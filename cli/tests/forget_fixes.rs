@@ -373,3 +373,43 @@ fn an_export_is_never_written_through_a_link_and_a_replaced_one_is_owner_only() 
         "the export replaced the old words"
     );
 }
+
+/// `export --force -o /dev/null` renamed a file of memories over the device node (a fresh
+/// user's find). A pipe stands in for a device here (making one needs no root): it and a
+/// folder are refused with nothing written, and the pipe is still a pipe afterwards.
+#[cfg(unix)]
+#[test]
+fn an_export_over_a_pipe_or_a_folder_is_refused_and_leaves_it_as_it_was() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    import(&data, "personal", &file);
+    let pipe = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo made the pipe");
+    minne(&data)
+        .args(["export", "--force", "-o"])
+        .arg(&pipe)
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("not a regular file")
+                .and(predicate::str::contains("nothing was written")),
+        );
+    let kind = std::fs::symlink_metadata(&pipe).unwrap().file_type();
+    assert!(kind.is_fifo(), "the pipe is still a pipe, not a file: {kind:?}");
+
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    minne(&data)
+        .args(["export", "--force", "-o"])
+        .arg(&folder)
+        .assert()
+        .failure();
+    assert!(std::fs::metadata(&folder).unwrap().is_dir());
+}
