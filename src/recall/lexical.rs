@@ -493,6 +493,19 @@ fn asked(
             continue;
         };
         let hits: i64 = stmt.query_row([format!("{filter}{q}")], |r| r.get(0))?;
+        let (q, hits) = if hits == 0 {
+            // A word no memory holds may be held in another language: "fru" of "Vad heter
+            // min fru?" in "My wife Karin…". The most common translation held stands in for
+            // it (the lexicon of `recall::lexicon`); without one the word is missing. A fresh
+            // user's mixed store answered that question with "Jag heter Erik", which matched
+            // only "heter".
+            match held_translation(&mut stmt, &filter, t)? {
+                Some(held) => held,
+                None => (q, 0),
+            }
+        } else {
+            (q, hits)
+        };
         let hits = hits as f64;
         out.scale += idf(hits, n);
         if hits == 0.0 {
@@ -502,6 +515,31 @@ fn asked(
         found.push((q, idf(hits, n) / fts5_idf(hits, n.max(hits))));
     }
     Ok(Some(Asked { filter, found, out }))
+}
+
+/// The translation of `term` ([`super::lexicon::Lexicon::translations`], `term` itself left
+/// out) that the most episodes hold, as its quoted FTS5 string and how many hold it; `None`
+/// when the lexicon does not know the word or no episode holds a translation. `count` is the
+/// prepared `count(*)` of a match.
+fn held_translation(
+    count: &mut rusqlite::CachedStatement<'_>,
+    filter: &str,
+    term: &str,
+) -> Result<Option<(String, i64)>> {
+    let Some(forms) = super::lexicon::lexicon().translations(term) else {
+        return Ok(None);
+    };
+    let mut best: Option<(String, i64)> = None;
+    for form in forms.into_iter().filter(|f| *f != term) {
+        let Some(q) = fts_query(&[form.to_string()]) else {
+            continue;
+        };
+        let hits: i64 = count.query_row([format!("{filter}{q}")], |r| r.get(0))?;
+        if hits > 0 && best.as_ref().is_none_or(|(_, h)| hits > *h) {
+            best = Some((q, hits));
+        }
+    }
+    Ok(best)
 }
 
 /// Scores the found terms one FTS5 query each, rescaling each term's score.
@@ -599,6 +637,37 @@ mod tests {
         assert!((idf(10.0, 1000.0) - (990.5f64 / 10.5).ln()).abs() < 1e-12);
         // A word in most memories is floored, never negative.
         assert_eq!(idf(600.0, 1000.0), 1e-6);
+    }
+
+    /// "fru" is in no memory; "wife" is: the translation stands in, so the memory of the
+    /// wife is found and "fru" is not missing. "katt" (cat) has no translation in any memory
+    /// and stays missing; "heter" is held as it is.
+    #[test]
+    fn a_word_held_only_in_translation_is_searched_as_it() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE episodes_fts USING fts5(text, message, context,
+                 tokenize = 'porter unicode61 remove_diacritics 0');
+             INSERT INTO episodes_fts(rowid, text, message, context) VALUES
+               (1, 'Jag heter Erik.', 'Jag heter Erik.', ''),
+               (2, 'My wife Karin starts her new job on Monday.', 'My wife Karin starts her new job on Monday.', ''),
+               (3, 'Min hund heter Sixten.', 'Min hund heter Sixten.', '');",
+        )
+        .unwrap();
+        let columns = Columns {
+            text: 1.0,
+            message: 0.5,
+            context: 0.0,
+        };
+        let terms: Vec<String> = ["heter", "fru", "katt"].map(String::from).to_vec();
+        let got = bm25(&conn, &terms, columns, 3).unwrap();
+        assert_eq!(got.missing, ["katt"], "only the cat is held in no language");
+        let ids: Vec<i64> = got.hits.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, [1, 2, 3], "the wife's memory is found through 'wife'");
+        // The scale counts "fru" at the IDF of "wife" (1 of 3, over a background of 200),
+        // "heter" at 2 of 3 and "katt" at 0 of 3.
+        let want = idf(1.0, 3.0) + idf(2.0, 3.0) + idf(0.0, 3.0);
+        assert!((got.scale - want).abs() < 1e-9, "{} vs {want}", got.scale);
     }
 
     #[test]
