@@ -402,7 +402,10 @@ fn an_export_over_a_pipe_or_a_folder_is_refused_and_leaves_it_as_it_was() {
                 .and(predicate::str::contains("nothing was written")),
         );
     let kind = std::fs::symlink_metadata(&pipe).unwrap().file_type();
-    assert!(kind.is_fifo(), "the pipe is still a pipe, not a file: {kind:?}");
+    assert!(
+        kind.is_fifo(),
+        "the pipe is still a pipe, not a file: {kind:?}"
+    );
 
     let folder = dir.path().join("folder");
     std::fs::create_dir(&folder).unwrap();
