@@ -119,33 +119,9 @@ const WISH_NOT_KEPT_CUES: &[&str] = &[
     "vil ikke have at du gemmer",
 ];
 
-/// Requests to forget, lowercased, en/sv/da, asked at the start of a sentence: "Forget that
-/// my favourite colour is green", "Glöm att …", "Glem min adresse". Kept, such a message would
-/// store again the very thing it asks to have forgotten, so it is withheld like
-/// [`DO_NOT_KEEP_CUES`]; what it names is forgotten by `minne forget --topic`, which shows
-/// the matches first. "Don't forget that …" asks to keep and is no such request.
-const FORGET_REQUEST_CUES: &[&str] = &[
-    "forget that ",
-    "forget my ",
-    "forget about my ",
-    "forget about that ",
-    "forget what i said about",
-    "forget what i told you about",
-    "glöm att ",
-    "glöm min ",
-    "glöm mitt ",
-    "glöm mina ",
-    "glöm det jag sa om",
-    "glem at ",
-    "glem min ",
-    "glem mit ",
-    "glem mine ",
-    "glem det jeg sagde om",
-];
-
 /// Whether the user asks Minne not to keep this message: a wish not to be remembered anywhere
-/// in it ([`WISH_NOT_KEPT_CUES`]), or a request not to keep ([`DO_NOT_KEEP_CUES`]) or to
-/// forget ([`FORGET_REQUEST_CUES`]) at the start of a sentence or after "please"/"but"/"and" ("Please don't remember this, but …"): capture
+/// in it ([`WISH_NOT_KEPT_CUES`]), or a request not to keep ([`DO_NOT_KEEP_CUES`]) at the start
+/// of a sentence or after "please"/"but"/"and" ("Please don't remember this, but …"): capture
 /// then stores no episode from it or from the reply to it, so nothing of it is recalled,
 /// consolidated or shown at session start, and replaces their words with [`WITHHELD`].
 /// "I don't remember that film" reports the speaker's memory and is no request.
@@ -154,8 +130,6 @@ pub fn asks_not_to_keep(text: &str) -> bool {
     if WISH_NOT_KEPT_CUES.iter().any(|cue| lower.contains(cue)) {
         return true;
     }
-    // "but"/"and" may lead a request not to keep ("…, but don't remember this"), not one to
-    // forget: "and forget that I'm chatting with an AI" is no request.
     let asked = |cues: &[&str], leads: &[&str]| {
         cues.iter().any(|cue| {
             lower.match_indices(cue).any(|(at, _)| {
@@ -172,7 +146,7 @@ pub fn asks_not_to_keep(text: &str) -> bool {
     asked(
         DO_NOT_KEEP_CUES,
         &["please", "but", "and", "snälla", "men", "och", "og"],
-    ) || asked(FORGET_REQUEST_CUES, &["please", "snälla", "venligst"])
+    )
 }
 
 /// The words that stand in the transcript for a message withheld at the user's request
@@ -257,26 +231,12 @@ mod tests {
             // A wish anywhere in the message; its "remember this" is no request to keep.
             "I don't want you to remember this, but my PIN is 4711.",
             "Jag vill inte att du kommer ihåg det, men jag har skulder.",
-            // A request to forget would store again what it names.
-            "Forget that my favourite colour is green.",
-            "Please forget my address.",
-            "Okay. Forget what I said about Lisa.",
-            "Glöm att min favoritfärg är grön.",
-            "Glem min adresse, tak.",
         ] {
             assert!(asks_not_to_keep(text), "a request not to keep: {text}");
             assert!(!explicit_save(text), "nor a request to keep: {text}");
         }
         for text in [
             "I don't remember this place at all.",
-            // Asking to keep, or reporting a forgetting, is no request to forget.
-            "Don't forget that I'm allergic to nuts.",
-            "Glöm inte att jag är allergisk mot nötter.",
-            "Glem ikke at jeg har en datter.",
-            "I always forget my keys.",
-            "Never forget that day.",
-            "I get carried away and forget that I'm chatting with an AI assistant.",
-            "It's easy to get lost and forget that.",
             "We talked off the record yesterday? No, on it.",
             "Jag kom inte ihåg det här numret.",
         ] {
