@@ -317,6 +317,31 @@ impl Engine {
         Ok(ids)
     }
 
+    /// The ids of the episodes whose own words hold every content word of `statement` (as
+    /// [`Self::episodes_with_a_word_of`], all of them rather than one); none when it has no
+    /// content word.
+    pub(crate) fn episodes_with_every_word_of(
+        &self,
+        statement: &str,
+    ) -> Result<std::collections::HashSet<i64>> {
+        let terms = crate::recall::lexical::content_words(statement, &[]);
+        if terms.is_empty() {
+            return Ok(Default::default());
+        }
+        let every = terms
+            .iter()
+            .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" AND ");
+        let conn = self.store.conn();
+        let mut stmt =
+            conn.prepare("SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ?1")?;
+        let ids = stmt
+            .query_map([format!("text : ({every})")], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    }
+
     /// Forgets `scope` and everything derived from it, then zeroes and truncates the WAL. A
     /// topic takes only the sure matches (its own words share a word with the topic, or the model's closeness counts alone) (the `items` of
     /// [`Engine::preview_forget`]); [`Engine::forget_topic_with`] adds the ones the user picked.

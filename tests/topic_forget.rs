@@ -341,6 +341,69 @@ fn forget_command_in_conversation_acts_at_once_and_is_not_kept(
     }
 }
 
+/// "Forget that my favourite colour is green" names one statement: the memory saying it goes
+/// with the command, while other favourites ("favourite food"), other mentions of green ("paint
+/// the kitchen green") and the rest stay. As a topic the same words would have taken every
+/// memory holding "favourite" or "green" (a fresh user's "Forget that …" was instead stored).
+#[rstest::rstest]
+#[case::en(
+    "My favourite colour is green.",
+    "Forget that my favourite colour is green.",
+    &["My favourite food is sushi.", "We decided to paint the kitchen green."]
+)]
+#[case::sv(
+    "Min favoritfärg är grön.",
+    "Glöm att min favoritfärg är grön.",
+    &["Min favoritmat är sushi.", "Vi målar köket grönt och min favoritfärg blir nog vit."]
+)]
+#[case::da(
+    "Min yndlingsfarve er grøn.",
+    "Glem at min yndlingsfarve er grøn.",
+    &["Min yndlingsmad er sushi.", "Bilen er grøn, og den er min bror Lars' bil."]
+)]
+fn forget_that_statement_takes_only_the_memory_saying_it(
+    #[case] said: &str,
+    #[case] command: &str,
+    #[case] others: &[&str],
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock);
+    let mut chat = vec![("user", said, "2026-03-02T08:00:00Z")];
+    chat.push(("user", others[0], "2026-03-02T08:10:00Z"));
+    chat.push(("user", others[1], "2026-03-02T08:20:00Z"));
+    chat.push(("user", command, "2026-03-02T08:40:00Z"));
+    let report = import(&mut engine, dir.path(), "s1", &chat);
+    let forgets: Vec<_> = report
+        .commands
+        .iter()
+        .filter(|c| c.kind == CommandKind::Forget)
+        .collect();
+    assert_eq!(
+        forgets.len(),
+        1,
+        "`{command}` is a forget command: {:#?}",
+        report.commands
+    );
+    assert_eq!(
+        forgets[0].removed, 2,
+        "the one memory saying it and the command's own episode went: {}",
+        forgets[0].outcome
+    );
+    let left = texts(&engine);
+    assert!(
+        !left.iter().any(|t| t.contains(said.trim_end_matches('.'))),
+        "`{said}` is gone: {left:#?}"
+    );
+    for other in others {
+        assert!(
+            left.iter().any(|t| t.contains(other.trim_end_matches('.'))),
+            "`{other}` shares a word with the statement, not the statement, and stays: {left:#?}"
+        );
+    }
+}
+
 /// A "forget what I said about …" that matches more than `FORGET_SAID_MAX` memories forgets
 /// none of them unasked and says how to review them: a fresh user's "Forget what I said about
 /// city." handed in over MCP had removed 300 memories. The command itself is not kept.

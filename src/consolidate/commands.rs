@@ -253,11 +253,39 @@ const PRONOUNS: &[&str] = &[
     "it", "that", "this", "them", "det", "den", "detta", "dette", "dem", "dom", "de",
 ];
 
+/// What the user asked Minne to forget in one command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForgetRequest {
+    /// The words after the command, verbatim, without capture's bracketed dates.
+    pub topic: String,
+    /// A statement ("Forget that my favourite colour is green", "Glöm att …", "Glem at …"):
+    /// only the memories whose own words hold every content word of it go, not everything
+    /// that shares one (which would take "my favourite food is sushi" with it). `false` for a
+    /// topic ("Forget what I said about my ex", "Forget my address").
+    pub statement: bool,
+}
+
+/// What opens a statement to forget after the verb: "forget that …", "glöm att …", "glem at …".
+const FORGET_STATEMENT: &[&str] = &["that", "att", "at"];
+
+/// Possessives that open a topic right after the verb: "forget my address", "glöm min adress".
+const FORGET_POSSESSIVES: &[&str] = &[
+    "my", "our", "min", "mitt", "mina", "vår", "vårt", "våra", "mit", "mine", "vores",
+];
+
 /// The topics the user asks Minne to forget in `text` ("Forget what I said about my ex" →
-/// `my ex`), verbatim, one per command. A question ("did you forget …?"), a negation ("don't
-/// forget …", a remember command), the past tense ("I forgot …") and a bare pronoun ("forget
-/// about it") are not commands.
+/// `my ex`), verbatim, one per command; see [`forget_requests`].
 pub fn forget_topics(text: &str) -> Vec<String> {
+    forget_requests(text).into_iter().map(|r| r.topic).collect()
+}
+
+/// The forget commands in `text`, one per sentence: a topic ("Forget what I said about my
+/// ex" → `my ex`; "Forget my address" → `my address`) or a statement ("Forget that my
+/// favourite colour is green" → `my favourite colour is green`, at least two words). A
+/// question ("did you forget …?"), a negation ("don't forget …", "glöm inte att …", a
+/// remember command), the past tense ("I forgot …"), a bare pronoun ("forget about it",
+/// "forget that, it's fine") are not commands.
+pub fn forget_requests(text: &str) -> Vec<ForgetRequest> {
     let all = words::tokenize(text);
     let mut out = Vec::new();
     for s in words::sentences(text, &all) {
@@ -276,16 +304,30 @@ pub fn forget_topics(text: &str) -> Vec<String> {
             continue;
         }
         let at = lead + 1;
-        let Some(n) = FORGET_OBJECTS
+        let object = FORGET_OBJECTS
             .iter()
             .filter(|p| words::matches_at(w, at, p))
             .map(|p| p.split(' ').count())
-            .max()
-        else {
-            continue;
+            .max();
+        let next = w.get(at);
+        let (rest, statement) = match object {
+            Some(n) => (&w[at + n..], false),
+            None if next.is_some_and(|x| FORGET_STATEMENT.contains(&x.low.as_str()))
+                && w.get(at + 1).is_some_and(|x| !x.punct) =>
+            {
+                (&w[at + 1..], true)
+            }
+            None if next.is_some_and(|x| FORGET_POSSESSIVES.contains(&x.low.as_str())) => {
+                (&w[at..], false)
+            }
+            None => continue,
         };
-        let rest = &w[at + n..];
-        let Some(topic) = content(text, rest).or_else(|| single(text, rest)) else {
+        let topic = if statement {
+            content(text, rest)
+        } else {
+            content(text, rest).or_else(|| single(text, rest))
+        };
+        let Some(topic) = topic else {
             continue;
         };
         let lows: Vec<&str> = rest
@@ -298,7 +340,7 @@ pub fn forget_topics(text: &str) -> Vec<String> {
         }
         let topic = without_annotations(&topic);
         if !topic.is_empty() {
-            out.push(topic);
+            out.push(ForgetRequest { topic, statement });
         }
     }
     out
@@ -444,11 +486,46 @@ mod tests {
         "Forget what I said about the trip in May [2026-05-01 – 2026-05-31].",
         "the trip in May"
     )]
+    #[case::en_possessive("Forget my address.", "my address")]
+    #[case::sv_possessive("Glöm min gamla adress.", "min gamla adress")]
     fn forget_command_found(#[case] text: &str, #[case] topic: &str) {
         assert_eq!(
             forget_topics(text),
             [topic],
             "`{text}` asks to forget exactly the words after the command"
+        );
+    }
+
+    /// "Forget that …" names one statement, not a topic: it is marked so that only the
+    /// memories holding all of its words go (a topic forget of "my favourite colour is green"
+    /// would take every memory with "favourite" in it).
+    #[rstest::rstest]
+    #[case::en(
+        "Forget that my favourite colour is green.",
+        "my favourite colour is green"
+    )]
+    #[case::en_please("Please forget that I'm vegetarian!", "I'm vegetarian")]
+    #[case::sv("Glöm att min favoritfärg är grön.", "min favoritfärg är grön")]
+    #[case::da("Glem at min yndlingsfarve er grøn.", "min yndlingsfarve er grøn")]
+    fn forget_statement_found(#[case] text: &str, #[case] statement: &str) {
+        assert_eq!(
+            forget_requests(text),
+            [ForgetRequest {
+                topic: statement.to_string(),
+                statement: true
+            }],
+            "`{text}` asks to forget the statement after the command"
+        );
+    }
+
+    #[test]
+    fn forget_about_is_a_topic_not_a_statement() {
+        assert_eq!(
+            forget_requests("Forget what I said about my ex."),
+            [ForgetRequest {
+                topic: "my ex".into(),
+                statement: false
+            }]
         );
     }
 
@@ -459,6 +536,11 @@ mod tests {
     #[case::pronoun("Oh, forget about it.")]
     #[case::sv_pronoun("Glöm det.")]
     #[case::other_subject("Jonas will forget about the party.")]
+    #[case::that_pronoun("Forget that, it's fine.")]
+    #[case::that_alone("Forget that.")]
+    #[case::sv_not("Glöm inte att min tandläkartid är på torsdag.")]
+    #[case::da_not("Glem ikke at købe mælk.")]
+    #[case::to_do("Forget to call him, he's away.")]
     fn no_forget_command(#[case] text: &str) {
         assert!(
             forget_topics(text).is_empty(),

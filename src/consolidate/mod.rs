@@ -311,7 +311,7 @@ impl Engine {
             }
             out
         };
-        let mut forgets: Vec<(&EpisodeRow, Vec<String>)> = Vec::new();
+        let mut forgets: Vec<(&EpisodeRow, Vec<commands::ForgetRequest>)> = Vec::new();
         for ep in &pending {
             // Attribution: facts and procedures rest on the user's own words only; the
             // assistant's echo of them adds no support (seed 003, failure 2).
@@ -319,7 +319,7 @@ impl Engine {
                 // "Forget what I said about …" acts after this transaction (it needs recall)
                 // and removes the command too; left unmarked, it is retried if that fails.
                 let topics = if ep.to_minne {
-                    commands::forget_topics(&ep.text)
+                    commands::forget_requests(&ep.text)
                 } else {
                     Vec::new()
                 };
@@ -452,8 +452,8 @@ impl Engine {
             self.store.checkpoint()?;
         }
         for (ep, topics) in forgets {
-            for topic in topics {
-                let (receipt, held_back) = self.forget_said_about(ep, &topic)?;
+            for commands::ForgetRequest { topic, statement } in topics {
+                let (receipt, held_back) = self.forget_said_about(ep, &topic, statement)?;
                 report.unsupported_dropped += receipt.facts;
                 let n = receipt.episodes.saturating_sub(1);
                 let outcome = if held_back > 0 {
@@ -490,7 +490,9 @@ impl Engine {
     /// "Forget what I said about `topic`", said in episode `ep`: forgets the episodes about
     /// the topic said up to then in this context (the command's own message left out of the
     /// search), then the command's episode itself, so the command is not kept verbatim
-    /// (issue 6). One forget, one receipt, with tombstones as for any forget. When more than
+    /// (issue 6). A `statement` ("forget that my favourite colour is green") takes only the
+    /// episodes whose own words hold every content word of it. One forget, one receipt, with
+    /// tombstones as for any forget. When more than
     /// [`FORGET_SAID_MAX`] episodes match, only the command's own episode goes and the count
     /// comes back as the second value (otherwise 0): words in a conversation (or handed in
     /// by an assistant over MCP, which a prompt injection can steer) never wipe a store.
@@ -498,14 +500,25 @@ impl Engine {
         &mut self,
         ep: &EpisodeRow,
         topic: &str,
+        statement: bool,
     ) -> Result<(crate::forget::ForgetReceipt, usize)> {
         let said_at = parse_utc(&ep.occurred_at)?;
+        let holding_all = if statement {
+            Some(self.episodes_with_every_word_of(topic)?)
+        } else {
+            None
+        };
         // Only sure matches: said in conversation, the forget is not confirmed item by item.
         let mut ids: Vec<EpisodeId> = self
             .topic_split(topic, &[crate::model::MessageId(ep.message_id)])?
             .0
             .into_iter()
             .filter(|h| h.episode.occurred_at <= said_at)
+            .filter(|h| {
+                holding_all
+                    .as_ref()
+                    .is_none_or(|s| s.contains(&h.episode.id.0))
+            })
             .map(|h| h.episode.id)
             .collect();
         let held_back = if ids.len() > FORGET_SAID_MAX {
