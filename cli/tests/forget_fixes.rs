@@ -416,3 +416,80 @@ fn an_export_over_a_pipe_or_a_folder_is_refused_and_leaves_it_as_it_was() {
         .failure();
     assert!(std::fs::metadata(&folder).unwrap().is_dir());
 }
+
+/// `facts`, `items` and `profile` print their own numbers ("#2") beside episodes' numbers,
+/// and `forget --id` takes an episode's: a fresh user ran `forget --id` with a fact's number
+/// and reached another memory. Each number now says what it numbers, and the episode a fact or
+/// an item rests on is printed, so the one `forget --id` needs is on screen; forgetting that
+/// episode takes the item with it.
+#[test]
+fn listed_facts_and_items_name_their_episode_numbers_for_forget() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("chat.json");
+    // Filler first, so episode numbers and fact / item numbers differ.
+    std::fs::write(
+        &file,
+        r#"{"sessions": [{"id": "s", "messages": [
+  {"role": "user", "text": "We decided to move the team offsite to Gothenburg in May.", "timestamp": "2026-03-02T09:00:00+01:00"},
+  {"role": "user", "text": "I decided to learn the cello this autumn.", "timestamp": "2026-03-02T09:01:00+01:00"},
+  {"role": "user", "text": "My name is Karin.", "timestamp": "2026-03-02T09:02:00+01:00"},
+  {"role": "user", "text": "I'll send the proposal to Acme on Friday.", "timestamp": "2026-03-02T09:03:00+01:00"}
+]}]}"#,
+    )
+    .unwrap();
+    let text = |args: &[&str]| {
+        let out = minne(&data).args(args).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
+    };
+    import(&data, "personal", &file);
+    text(&["-c", "personal", "consolidate"]);
+
+    let facts = stdout_json(minne(&data).args(["-c", "personal", "facts", "--json"]));
+    let name = facts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["value"] == "Karin")
+        .unwrap_or_else(|| panic!("the name is a fact: {facts}"));
+    let listed = text(&["-c", "personal", "facts"]);
+    assert!(
+        listed.contains(&format!("fact #{}", name["id"])),
+        "the fact's number is labelled as a fact's: {listed}"
+    );
+    let source = name["sources"][0]["episode_id"].as_i64().unwrap();
+    assert!(
+        listed.contains(&format!("episode #{source} ")),
+        "the episode it rests on is printed with its number: {listed}"
+    );
+    assert!(
+        listed.contains("forget --id EPISODE"),
+        "the listing says which number `forget --id` takes: {listed}"
+    );
+
+    let items = stdout_json(minne(&data).args(["-c", "personal", "items", "--json"]));
+    let item = &items.as_array().unwrap()[0];
+    let episode = item["episode_id"].as_i64().unwrap();
+    assert_ne!(
+        item["id"].as_i64().unwrap(),
+        episode,
+        "the setup makes the two numbers differ: {items}"
+    );
+    for listing in [
+        text(&["-c", "personal", "items"]),
+        text(&["-c", "personal", "profile"]),
+    ] {
+        assert!(
+            listing.contains(&format!("item #{}", item["id"]))
+                && listing.contains(&format!("(episode #{episode})")),
+            "an item shows its own number and its episode's: {listing}"
+        );
+    }
+    text(&["-c", "personal", "forget", "--id", &episode.to_string()]);
+    let after = stdout_json(minne(&data).args(["-c", "personal", "items", "--json"]));
+    assert_eq!(
+        after,
+        serde_json::json!([]),
+        "forgetting the printed episode takes the item with it"
+    );
+}

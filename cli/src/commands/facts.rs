@@ -29,7 +29,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             .map(|t| t.format("%Y-%m-%d").to_string())
             .unwrap_or_else(|| "now".into());
         println!(
-            "#{:<5} {:<10} {:<9} {:<22} {}  [{} → {}]  support {}",
+            "fact #{:<5} {:<10} {:<9} {:<22} {}  [{} → {}]  support {}",
             f.id.0,
             f.status.as_str(),
             f.confidence.as_str(),
@@ -41,12 +41,18 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         );
         for s in &f.sources {
             println!(
-                "        episode #{} {}: \"{}\"",
+                "             episode #{} {}: \"{}\"",
                 s.episode_id,
                 s.said_at.format("%Y-%m-%d %H:%M"),
                 s.quote
             );
         }
+    }
+    if !facts.is_empty() {
+        println!(
+            "A fact goes when the episodes it rests on go: `minne forget --id EPISODE` takes an \
+             episode number, not a fact number."
+        );
     }
     Ok(())
 }

@@ -68,12 +68,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let now = Utc::now();
     for o in &items {
         println!(
-            "#{:<5} {:<4} {}: \"{}\"{}",
+            "item #{:<5} {:<4} {}: \"{}\"{}  (episode #{})",
             o.id,
             o.status,
             o.actor,
             o.text,
-            crate::output::due_words(o, now)
+            crate::output::due_words(o, now),
+            o.episode_id
         );
     }
     Ok(())

@@ -41,11 +41,12 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     for o in &profile.open_items {
         // The profile lists open items only, so each past its due time is overdue.
         println!(
-            "open item #{:<5} {}: \"{}\"{}",
+            "open item #{:<5} {}: \"{}\"{}  (episode #{})",
             o.id,
             o.actor,
             o.text,
-            crate::output::due_words(o, now)
+            crate::output::due_words(o, now),
+            o.episode_id
         );
     }
     Ok(())
