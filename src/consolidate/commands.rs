@@ -425,6 +425,16 @@ mod tests {
         "Kom ihåg att jag har tandläkartid på torsdag [2026-03-05].",
         "jag har tandläkartid på torsdag [2026-03-05]"
     )]
+    // A full stop inside an address or after a title ends no sentence: the note was cut at
+    // "Dr" and at "anna".
+    #[case::title_and_email(
+        "Remember that my accountant is Dr. Holm, her mail is anna.berg@firma.se.",
+        "my accountant is Dr. Holm, her mail is anna.berg@firma.se"
+    )]
+    #[case::eg(
+        "Note that I avoid dairy, e.g. milk and cheese.",
+        "I avoid dairy, e.g. milk and cheese"
+    )]
     #[case::da_date_inside(
         "Husk at på fredag [2026-03-06] flyver jeg til Oslo.",
         "på fredag [2026-03-06] flyver jeg til Oslo"

@@ -134,17 +134,30 @@ pub(crate) fn is_boundary(w: &Word) -> bool {
         )
 }
 
-/// Splits words into sentences at `.`, `!`, `?`, `;` and line breaks (a line break is not a
-/// token, so a new sentence also starts where one word is followed by a capital after `\n`).
+/// Splits words into sentences at `!`, `?`, `;`, line breaks (a line break is not a token, so
+/// a new sentence also starts where one word is followed by a capital after `\n`) and at `.`
+/// unless the full stop is inside a word ("anna.berg@firma.se", "kl. 16.30") or follows an
+/// abbreviation or a single letter ("Dr. Holm", "e.g. coffee", "t.ex."), as capture cuts
+/// sentences (`capture::rules::segment`): a fresh user's "Remember that my accountant is Dr.
+/// Holm" was stored as "my accountant is Dr".
 pub(crate) fn sentences(text: &str, words: &[Word]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, w) in words.iter().enumerate() {
-        let newline_after = words.get(i + 1).is_some_and(|n| {
-            text.get(w.span.end..n.span.start)
-                .is_some_and(|g| g.contains('\n'))
-        });
-        if (w.punct && matches!(w.low.as_str(), "." | "!" | "?" | ";")) || newline_after {
+        let next = words.get(i + 1);
+        let gap = next.and_then(|n| text.get(w.span.end..n.span.start));
+        let newline_after = gap.is_some_and(|g| g.contains('\n'));
+        let full_stop = w.low == "." && w.punct && {
+            let inside = gap.is_some_and(str::is_empty) && next.is_some_and(|n| !n.punct);
+            let abbreviation = i.checked_sub(1).map(|b| &words[b]).is_some_and(|b| {
+                !b.punct
+                    && (crate::capture::rules::segment::ABBREVIATIONS.contains(&b.low.as_str())
+                        || b.low.chars().count() == 1)
+            });
+            next.is_none() || !(inside || abbreviation)
+        };
+        let hard = w.punct && matches!(w.low.as_str(), "!" | "?" | ";");
+        if hard || full_stop || newline_after {
             if start <= i {
                 out.push(start..i + 1);
             }
@@ -249,5 +262,23 @@ mod tests {
         let text = "I live in Oslo. My dog is Rex!";
         let w = tokenize(text);
         assert_eq!(sentences(text, &w).len(), 2, "two sentences, two ranges");
+    }
+
+    #[rstest::rstest]
+    #[case::email("Mail anna.berg@firma.se about it. Then call Lena.", 2)]
+    #[case::title("My accountant is Dr. Holm. She is good.", 2)]
+    #[case::eg("I like hot drinks, e.g. coffee and tea. Not juice.", 2)]
+    #[case::sv_time("Mötet är kl. 16.30 i morgon. Ta med kaffe.", 2)]
+    #[case::plain("I live in Oslo. My dog is Rex.", 2)]
+    fn a_full_stop_inside_a_word_or_after_an_abbreviation_ends_no_sentence(
+        #[case] text: &str,
+        #[case] n: usize,
+    ) {
+        let w = tokenize(text);
+        let got: Vec<&str> = sentences(text, &w)
+            .into_iter()
+            .map(|r| &text[w[r.start].span.start..w[r.end - 1].span.end])
+            .collect();
+        assert_eq!(got.len(), n, "`{text}` has {n} sentences: {got:?}");
     }
 }

@@ -15,7 +15,7 @@ mod act;
 mod cues;
 mod lang;
 mod people;
-mod segment;
+pub(crate) mod segment;
 mod tense;
 mod token;
 mod when;

@@ -11,7 +11,7 @@ use super::token::{Kind, Token};
 use crate::model::ActKind;
 
 /// Words after which a full stop does not end a sentence ("kl. 16.30", "t.ex.", "Dr. Holm").
-const ABBREVIATIONS: &[&str] = &[
+pub(crate) const ABBREVIATIONS: &[&str] = &[
     "kl", "ca", "mr", "mrs", "ms", "dr", "st", "nr", "tel", "jfr", "resp", "bl", "ex", "fx", "vs",
     "approx", "inkl", "exkl", "ang", "osv", "dvs", "eg", "ie", "prof", "sr", "jr", "sept", "okt",
     "oct", "nov", "dec",
