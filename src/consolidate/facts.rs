@@ -208,6 +208,9 @@ enum Value {
     RoleAtOnly,
     /// One or more proper names joined by `,`, `and`, `och`, `og`.
     ProperList,
+    /// One or more [`Value::Phrase`]s joined by `and`/`och`/`og`/`or`/`eller`/`samt` (and
+    /// commas before a final one): "peanuts, shellfish and latex".
+    PhraseList,
     /// A language name.
     LanguageName,
     /// A style adjective followed by "answers"/"svar".
@@ -451,7 +454,7 @@ fn rules() -> Vec<(&'static str, Attribute, Value)> {
         "jeg er allergisk overfor",
         "jeg er allergisk for",
     ] {
-        r.push((p, A::Allergy, Value::Phrase));
+        r.push((p, A::Allergy, Value::PhraseList));
     }
     // "Our dog Bosse", "vår hund", "vores kat": the household's is the user's too.
     for p in [
@@ -548,6 +551,11 @@ pub fn extract(text: &str) -> Vec<Claim> {
                         }
                         if let Some(e) = employer {
                             push(mk(A::Employer, e));
+                        }
+                    }
+                    Value::PhraseList => {
+                        for v in phrase_list(text, w, end) {
+                            push(mk(attribute.clone(), v));
                         }
                     }
                     Value::ProperList => {
@@ -1396,6 +1404,54 @@ fn role_at(text: &str, w: &[Word], at: usize) -> (Option<String>, Option<String>
     (Some(role), employer)
 }
 
+/// Words that join the last item of a list to the others.
+const LIST_JOINERS: &[&str] = &["and", "or", "och", "eller", "samt", "og"];
+
+/// [`phrase`]s from `at` joined by [`LIST_JOINERS`], with commas between the ones before the
+/// last ("peanuts, shellfish and latex" → three). A comma with no joiner after it ends the
+/// list there ("peanuts, properly allergic" → `peanuts`): what follows is a remark, not an
+/// item. A fresh user's "I'm allergic to peanuts and shellfish" kept only the peanuts.
+fn phrase_list(text: &str, w: &[Word], at: usize) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut joined_by: Vec<bool> = Vec::new();
+    let mut i = at;
+    while let Some(v) = phrase(text, w, i) {
+        items.push(v);
+        while i < w.len() && !w[i].punct && !STOPS.contains(&w[i].low.as_str()) {
+            i += 1;
+        }
+        match w.get(i).map(|x| x.low.as_str()) {
+            Some(",")
+                if w.get(i + 1)
+                    .is_some_and(|n| LIST_JOINERS.contains(&n.low.as_str())) =>
+            {
+                joined_by.push(true);
+                i += 2;
+            }
+            Some(",") => {
+                joined_by.push(false);
+                i += 1;
+            }
+            Some(j) if LIST_JOINERS.contains(&j) => {
+                joined_by.push(true);
+                i += 1;
+            }
+            _ => break,
+        }
+        if items.len() >= 8 {
+            break;
+        }
+    }
+    // Keep the items up to the last one a joiner brought in.
+    let keep = joined_by
+        .iter()
+        .rposition(|&j| j)
+        .map_or(1, |last| last + 2)
+        .min(items.len());
+    items.truncate(keep);
+    items
+}
+
 /// Proper names separated by commas and `and`/`och`/`og`.
 fn proper_list(text: &str, w: &[Word], at: usize) -> Vec<String> {
     let mut out = Vec::new();
@@ -2034,6 +2090,12 @@ mod tests {
     #[case::pet_sv("Min hund heter Sixten.", "pet", "hund Sixten")]
     #[case::family("My daughter Maja starts school.", "family", "daughter Maja")]
     #[case::allergy("I'm allergic to peanuts, properly allergic.", "allergy", "peanuts")]
+    #[case::allergy_second("I'm allergic to peanuts and shellfish.", "allergy", "shellfish")]
+    #[case::allergy_list_sv(
+        "Jag är allergisk mot nötter, selleri och skaldjur.",
+        "allergy",
+        "selleri"
+    )]
     #[case::likes_da(
         "Jeg elsker koriander – smid gerne en ekstra håndfuld i.",
         "preference:koriander",
@@ -2140,6 +2202,23 @@ mod tests {
             found.contains(&pair(attribute, value)),
             "`{text}` states {attribute} = {value} outright; found {found:?}"
         );
+    }
+
+    #[rstest::rstest]
+    #[case::remark("I'm allergic to peanuts, properly allergic.", &["peanuts"])]
+    #[case::three("I'm allergic to peanuts, shellfish and latex.", &["peanuts", "shellfish", "latex"])]
+    #[case::then_remark(
+        "I'm allergic to cats and dogs, which is sad.",
+        &["cats", "dogs"]
+    )]
+    #[case::da("Jeg er allergisk over for nødder og æg.", &["nødder", "æg"])]
+    fn every_allergen_of_a_list_and_no_remark(#[case] text: &str, #[case] want: &[&str]) {
+        let got: Vec<String> = claims(text)
+            .into_iter()
+            .filter(|(a, _)| a == "allergy")
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(got, want, "`{text}` names exactly these allergens");
     }
 
     #[test]
