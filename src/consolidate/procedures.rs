@@ -307,10 +307,40 @@ pub(crate) fn opens_instruction(clause: &[&str]) -> bool {
     let c = &clause[skip..];
     let Some(first) = c.first() else { return false };
     if TRIGGERS.contains(first) {
-        return c.len() >= 3;
+        return c.len() >= 3 && !inverted_statement(&c[1..]);
     }
     let second = c.get(1).is_some_and(|x| TRIGGERS.contains(x));
     second && IMPERATIVES.contains(first) && c.len() >= 3
+}
+
+/// Words after "never"/"aldrig" that say "again" or "ever" before the verb.
+const AGAIN: &[&str] = &["again", "ever", "more", "mer", "mera", "mere", "igen"];
+
+/// Auxiliaries that come before their subject after a fronted "never"/"always".
+const AUXILIARIES: &[&str] = &[
+    "will", "would", "shall", "should", "have", "had", "did", "do", "does", "can", "could", "am",
+    "was", "were", "ska", "skall", "kommer", "har", "hade", "kan", "vill", "blir", "var", "är",
+    "vil", "skal", "havde", "er",
+];
+
+/// Subject pronouns: one right after the auxiliary makes the clause a statement.
+const SUBJECTS: &[&str] = &[
+    "i", "we", "you", "he", "she", "they", "jag", "vi", "du", "han", "hon", "de", "dom", "jeg",
+    "hun",
+];
+
+/// Whether the words after a fronted "never"/"always" (`rest`) are a statement with its
+/// subject after the verb, not an imperative: "Never again will I fly Ryanair", "Aldrig mer
+/// ska jag flyga", "Aldrig mere vil jeg", "Always have I loved the sea". A fresh user's vow was
+/// stored as a standing instruction to the assistant.
+fn inverted_statement(rest: &[&str]) -> bool {
+    let skip = rest.iter().take_while(|x| AGAIN.contains(x)).count();
+    let r = &rest[skip..];
+    match r {
+        [first, ..] if SUBJECTS.contains(first) => true,
+        [aux, subject, ..] => AUXILIARIES.contains(aux) && SUBJECTS.contains(subject),
+        _ => false,
+    }
 }
 
 /// "From now on, reply in Swedish", "Fremover skal du skrive kort": the sentence opens with
@@ -415,6 +445,12 @@ mod tests {
     #[case::leader(&["please", "never", "use", "emojis"], true)]
     #[case::sv_habit(&["jag", "svarar", "alltid", "kort"], false)]
     #[case::fragment(&["always", "briefly"], false)]
+    #[case::vow(&["never", "again", "will", "i", "fly", "ryanair"], false)]
+    #[case::vow_sv(&["aldrig", "mer", "ska", "jag", "flyga", "med", "dem"], false)]
+    #[case::vow_da(&["aldrig", "mere", "vil", "jeg", "flyve", "med", "dem"], false)]
+    #[case::past(&["never", "have", "i", "been", "so", "tired"], false)]
+    #[case::never_again(&["never", "again", "suggest", "ryanair"], true)]
+    #[case::do_it(&["never", "do", "that", "again"], true)]
     fn an_instruction_opens_with_always_or_an_imperative(
         #[case] words: &[&str],
         #[case] expected: bool,
