@@ -60,6 +60,32 @@ const FORWARD: &[&str] = &[
     "bestemt", "bestemte", "lovede", "lovet", "aftalt", "aftalte", "planlagt", "booket", "valgt",
     "valgte",
 ];
+/// Verbs of saying and hearing: what was said has its own tense ("I was told the package
+/// arrives on Saturday" is the coming Saturday).
+const SAYING: &[&str] = &[
+    "told",
+    "said",
+    "heard",
+    "wrote",
+    "mentioned",
+    "texted",
+    "emailed",
+    "sa",
+    "sade",
+    "berättade",
+    "skrev",
+    "hörde",
+    "nämnde",
+    "sagde",
+    "fortalte",
+    "hørte",
+    "nævnte",
+];
+/// Words before a noun: an "-s" word after one is a plural ("my parents"), not a verb.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "your", "his", "her", "our", "their", "its", "these", "those", "some",
+    "two", "three", "all",
+];
 const NORDIC_MODALS: &[&str] = &[
     "kunde", "borde", "skulle", "ville", "måtte", "kunne", "burde", "inde", "gode",
 ];
@@ -84,6 +110,13 @@ fn marker(t: &[Token<'_>], i: usize, lang: Lang) -> Option<Sense> {
         Lang::En => {
             if w.ends_with("'ll") || (w == "may" && !tok.is_capitalised()) {
                 return Some(Sense::Future);
+            }
+            // "I'd call her": would, a plan; "I'd been", "she'd gone": had, a past.
+            if w.ends_with("'d") || w.ends_with("’d") {
+                return Some(match next {
+                    Some(n) if n.ends_with("ed") || EN_PAST.contains(&n) => Sense::Past,
+                    _ => Sense::Future,
+                });
             }
             if w == "been" && next.is_some_and(|n| n.ends_with("ing")) {
                 return None; // "we've been kicking around": ongoing, not past.
@@ -173,6 +206,10 @@ pub(crate) fn sense_at(
     } else {
         &["to", "att"]
     };
+    let reported = clause.clone().filter(|&i| {
+        i < at && t.get(i).is_some_and(|w| w.is_any(SAYING)) && present_between(t, i, at)
+    });
+    let reported = reported.max();
     let mut best: Option<(usize, Sense)> = None;
     for i in clause {
         if skip.contains(&i) {
@@ -186,6 +223,10 @@ pub(crate) fn sense_at(
             } else if i < at && !forward && between(i, complementizers) {
                 // "Lisette sa att hon slutar i oktober": the reported clause has its own tense.
                 continue;
+            } else if reported.is_some_and(|r| i <= r) {
+                // "I was told the package arrives on Saturday": so has one without "that", and
+                // the main clause's tense ("was told") is not its.
+                continue;
             }
             let d = i.abs_diff(at);
             let better = match best {
@@ -198,6 +239,31 @@ pub(crate) fn sense_at(
         }
     }
     best.map_or(Sense::Unknown, |(_, s)| s)
+}
+
+/// Whether a present-tense verb stands between a verb of saying at `from` and the time at
+/// `at`: a form of "be" ("the party is"), or an "-s" word right before the time that follows
+/// no determiner ("the package arrives on Saturday", not "my parents on Saturday").
+fn present_between(t: &[Token<'_>], from: usize, at: usize) -> bool {
+    let be = (from + 1..at).any(|k| {
+        t.get(k)
+            .is_some_and(|w| w.is_any(&["is", "are", "am", "'s", "'re", "är", "er"]))
+    });
+    let verb_s = |k: usize| {
+        t.get(k).is_some_and(|w| {
+            w.kind == Kind::Word
+                && w.low.len() >= 4
+                && w.low.ends_with('s')
+                && !w.low.ends_with("ss")
+                && !w.low.contains('\'')
+        }) && k
+            .checked_sub(1)
+            .and_then(|p| t.get(p))
+            .is_some_and(|p| p.kind == Kind::Word && !p.is_any(DETERMINERS))
+    };
+    // The time may open with a preposition ("on Saturday"); the verb is just before either.
+    let s_verb = (at.saturating_sub(2)..at).any(|k| k > from + 1 && verb_s(k));
+    be || s_verb
 }
 
 #[cfg(test)]
@@ -237,6 +303,18 @@ mod tests {
         "wednesday",
         Sense::Unknown
     )]
+    // A plan in a clause of its own after a past verb: the coming Saturday.
+    #[case("I promised Lena I'd call her on Saturday", "saturday", Sense::Future)]
+    #[case("I'd been there on Saturday", "saturday", Sense::Past)]
+    #[case(
+        "I was told the package arrives on Saturday",
+        "saturday",
+        Sense::Unknown
+    )]
+    #[case("She said the party is on Saturday", "saturday", Sense::Unknown)]
+    // Told in the past about a past day: still the past one.
+    #[case("I told my parents on Saturday", "saturday", Sense::Past)]
+    #[case("I told Lena about it on Saturday", "saturday", Sense::Past)]
     fn nearest_marker_in_the_clause_decides(
         #[case] text: &str,
         #[case] word: &str,
