@@ -1282,13 +1282,30 @@ fn speakers_of(snapshot: &cache::Snapshot, people: &[String]) -> Vec<String> {
 /// people who speak ([`speakers_of`]). A query that is about nothing but people ("What do you know about Jonas?", "Vad
 /// vet du om Oskar?") searches for their names instead: the memories that mention them are
 /// what it asks for.
+///
+/// A word that asks for a name ([`NAMING_WORDS`]: "name", "called", "heter", "hedder") is left
+/// out when the query has other words: every memory that names someone holds it, so it would
+/// rank "My name is Karin" above "My son is Oskar" for "What is my son's name?", and "Min
+/// mamma heter Eva" above the son for "Vad heter min son?" (a fresh user's mixed store). Alone
+/// ("What's my name?") it is what the query asks for and stays.
 fn query_terms(query: &str, people: &[String]) -> Vec<String> {
-    let terms = lexical::content_words(query, people);
+    let mut terms = lexical::content_words(query, people);
     if terms.is_empty() && !people.is_empty() {
         return lexical::content_words(query, &[]);
     }
+    if terms.iter().any(|t| !NAMING_WORDS.contains(&t.as_str())) {
+        terms.retain(|t| !NAMING_WORDS.contains(&t.as_str()));
+    }
     terms
 }
+
+/// Words that ask for a name or say one is given, en/sv/da ([`query_terms`]).
+#[rustfmt::skip]
+const NAMING_WORDS: &[&str] = &[
+    "name", "names", "named", "called",
+    "heter", "hette", "heta", "namn", "namnet", "kallas", "kallad", "kallade",
+    "hedder", "hed", "navn", "navnet", "kaldes", "kaldet",
+];
 
 /// An episode's event time from its stored RFC 3339 bounds, when both parse.
 fn event_time(
@@ -1336,5 +1353,17 @@ mod tests {
             "What about Mel?",
             "only whole names match"
         );
+    }
+
+    #[test]
+    fn a_naming_word_is_searched_only_when_it_is_all_the_query_asks() {
+        // Every memory that names someone holds "name" or "heter": beside another word it
+        // would outrank the one about the son.
+        assert_eq!(query_terms("What is my son's name?", &[]), ["son"]);
+        assert_eq!(query_terms("Vad heter min dotter?", &[]), ["dotter"]);
+        assert_eq!(query_terms("Hvad hedder vores hund?", &[]), ["hund"]);
+        // Alone, it is what is asked for.
+        assert_eq!(query_terms("What's my name?", &[]), ["name"]);
+        assert_eq!(query_terms("Vad heter jag?", &[]), ["heter"]);
     }
 }
