@@ -80,6 +80,20 @@ fn local<Tz: TimeZone>(s: &str, naive: NaiveDateTime, tz: &Tz) -> anyhow::Result
     }
 }
 
+/// The end of a `--from` range without `--to` (`list`, `forget`; not included): the last
+/// millisecond of year 9999 UTC, after every storable message (imports refuse later dates),
+/// messages dated in the future included. Stored times are RFC 3339 with four-digit years and
+/// milliseconds, so they compare with it as text.
+pub fn open_end() -> chrono::DateTime<chrono::Utc> {
+    use chrono::TimeZone;
+    chrono::Utc
+        .with_ymd_and_hms(9999, 12, 31, 23, 59, 59)
+        .single()
+        .map_or(chrono::DateTime::<chrono::Utc>::MAX_UTC, |t| {
+            t + chrono::Duration::milliseconds(999)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -148,3 +162,4 @@ mod tests {
         }
     }
 }
+

@@ -493,3 +493,42 @@ fn listed_facts_and_items_name_their_episode_numbers_for_forget() {
         "forgetting the printed episode takes the item with it"
     );
 }
+
+/// A tester imported a message dated in the future (a clock ahead, a typo in the year):
+/// `forget --from` without `--to` said it ran "until now" and left it behind, and `list --from`
+/// did not show it. From then on means every later message.
+#[test]
+fn forget_from_without_to_takes_messages_dated_in_the_future_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let db = data.join("personal.sqlite");
+    let file = dir.path().join("future.json");
+    std::fs::write(
+        &file,
+        r#"{"sessions": [{"id": "ahead", "messages": [
+          {"role": "user", "text": "We decided to paint the kitchen green next week.", "timestamp": "2026-03-04T10:00:00+01:00"},
+          {"role": "user", "text": "I decided to sell the old sailing boat in spring.", "timestamp": "2031-06-01T10:00:00+02:00"}
+        ]}]}"#,
+    )
+    .unwrap();
+    import(&data, "personal", &file);
+    let listed = stdout_json(minne(&data).args(["list", "--from", "2026-03-05", "--json"]));
+    let text = listed.to_string();
+    assert!(
+        text.contains("sailing boat") && !text.contains("kitchen"),
+        "list --from shows the later message, the future one included: {text}"
+    );
+    minne(&data)
+        .args(["forget", "--from", "2026-03-05", "--yes"])
+        .assert()
+        .success();
+    // Only the message of 2031 was after 2026-03-05: it is gone, the earlier one stays.
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM messages WHERE text LIKE '%sailing%'"),
+        0
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM messages WHERE text LIKE '%kitchen%'"),
+        1
+    );
+}

@@ -1,13 +1,12 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::{anyhow, bail};
-use chrono::Utc;
 use minne::forget::{ForgetReceipt, ForgetScope};
 use minne::model::{EpisodeId, SessionId};
 
 use super::Env;
 use crate::output::plural;
-use crate::time::{Edge, parse_time};
+use crate::time::{Edge, open_end, parse_time};
 
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("scope").required(true).args(["id", "session", "last", "from", "topic", "all_in_context", "everything"])))]
@@ -23,7 +22,8 @@ pub struct Args {
     /// Everything written in the last DURATION: `30m`, `1h`, `2d`.
     #[arg(long, value_name = "DURATION")]
     last: Option<String>,
-    /// Everything written from this time up to --to, or up to now when --to is not given: a
+    /// Everything written from this time up to --to, or from then on when --to is not given
+    /// (messages dated in the future included): a
     /// date (2026-03-02: from the start of that day), a time (2026-03-02T09:00), both in
     /// your local time zone, or RFC 3339 with its offset (2026-03-02T09:00:00+01:00).
     #[arg(long, value_name = "TIME")]
@@ -119,12 +119,15 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         let from = parse_time(from, Edge::Start).map_err(|e| anyhow!("--from: {e}"))?;
         let to = match &args.to {
             Some(to) => parse_time(to, Edge::End).map_err(|e| anyhow!("--to: {e}"))?,
-            None => Utc::now(),
+            // From then on, also what is dated after now: an export with a clock ahead, or a
+            // message dated in the future, is still "written from" that time (a tester's
+            // future-dated message stayed behind `--from` without `--to`).
+            None => open_end(),
         };
         if from >= to {
             bail!(
                 "--from ({}) is not earlier than --to ({}): that range holds nothing; give a \
-                 --from before --to (or leave --to out to mean now)",
+                 --from before --to (or leave --to out to mean from then on)",
                 from.format("%Y-%m-%d %H:%M:%S UTC"),
                 to.format("%Y-%m-%d %H:%M:%S UTC")
             );
@@ -208,7 +211,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         let mut picked = Vec::new();
         if let ForgetScope::Topic { query } = &scope {
             let preview = engine.preview_forget(&scope)?;
-            if preview.items.is_empty() && preview.unsure.is_empty() {
+            if preview.items.is_empty() && preview.unsure.is_empty() && preview.replies == 0 {
                 eprintln!("Nothing in `{context}` is about that topic.");
                 explained = true;
                 why = "nothing is about that topic";
@@ -236,6 +239,34 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                     why = "the confirmation was declined";
                     continue;
                 }
+            }
+            if preview.items.is_empty() && preview.replies > 0 {
+                // No memory of the user's is about it, but the assistant said it: its
+                // sentences about the topic are all a forget takes.
+                let replies = plural(preview.replies, "reply", "replies");
+                say(&format!(
+                    "No memory in `{context}` is about that topic, but {replies} of the \
+                     assistant's mention it.\n"
+                ));
+                if !args.yes
+                    && !confirm(
+                        &format!(
+                            "Forget the sentences about it in those {replies}? This cannot be \
+                             undone. [y/N] "
+                        ),
+                        &format!("this forgets what {replies} in `{context}` said about that topic"),
+                    )?
+                {
+                    eprintln!("Nothing forgotten in `{context}`.");
+                    explained = true;
+                    why = "the confirmation was declined";
+                    continue;
+                }
+            } else if preview.replies > 0 {
+                say(&format!(
+                    "With them go the assistant's sentences about it ({}).\n",
+                    plural(preview.replies, "reply", "replies")
+                ));
             }
             if !preview.unsure.is_empty() {
                 say(&unsure_intro(context.as_str(), preview.unsure.len()));
@@ -266,7 +297,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                     }
                 }
             }
-            if preview.items.is_empty() && picked.is_empty() {
+            if preview.items.is_empty() && picked.is_empty() && preview.replies == 0 {
                 eprintln!("Nothing forgotten in `{context}`.");
                 explained = true;
                 why = "nothing shares a word with that topic, and no memory close in meaning was picked";
@@ -504,6 +535,10 @@ fn scope_words(scope: &ForgetScope, args: &Args, context: &str) -> String {
             }
             _ => format!("in `{context}` in session {}", id.0),
         },
+        ForgetScope::TimeRange { from, to } if *to == open_end() => format!(
+            "in `{context}` written from {} on",
+            from.format("%Y-%m-%d %H:%M UTC")
+        ),
         ForgetScope::TimeRange { from, to } => format!(
             "in `{context}` written from {} to {}",
             from.format("%Y-%m-%d %H:%M UTC"),

@@ -13,7 +13,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     offset: usize,
     /// List what was said from this time on instead: each message with its episodes, oldest
-    /// first; with no --to, up to now. A date (2025-03-20: from the start of that day), a time
+    /// first; with no --to, from then on. A date (2025-03-20: from the start of that day), a time
     /// (2025-03-20T14:00), both in your local time zone, or RFC 3339 with its offset
     /// (2025-03-20T14:00:00+01:00), as `forget --from` takes them.
     #[arg(long, value_name = "TIME")]
@@ -31,10 +31,11 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     let engine = env.open()?;
     if let Some(from) = &args.from {
         let from = parse_time(from, Edge::Start).map_err(|e| anyhow!("--from: {e}"))?;
-        // Without --to, up to and including this second (as `forget --from` alone runs).
+        // Without --to, from then on, future-dated messages included (as `forget --from`
+        // alone runs).
         let to = match &args.to {
             Some(to) => parse_time(to, Edge::End).map_err(|e| anyhow!("--to: {e}"))?,
-            None => chrono::Utc::now() + chrono::Duration::seconds(1),
+            None => crate::time::open_end(),
         };
         if to <= from {
             bail!("--to must be after --from");
