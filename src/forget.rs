@@ -127,6 +127,11 @@ pub struct ForgetPreview {
     /// topic forget keeps them; each goes only if the user picks it
     /// ([`Engine::forget_topic_with`]). Not counted in `messages` or `episodes`.
     pub unsure: Vec<crate::episodes::EpisodeView>,
+    /// For a topic, how many of the assistant's messages have a sentence that mentions it (by
+    /// a content word's stem): a topic forget cuts those sentences, also when no memory of the
+    /// user's is about the topic ("Your PIN 4711 is noted" said only by the assistant). 0 for
+    /// the other scopes.
+    pub replies: usize,
 }
 
 /// The recall threshold a topic forget lists from: the model's calibrated recall threshold
@@ -203,6 +208,7 @@ impl Engine {
                 to: at,
                 items: Vec::new(),
                 unsure: Vec::new(),
+                replies: 0,
             });
         }
         if let ForgetScope::Topic { query } = scope {
@@ -218,6 +224,7 @@ impl Engine {
                 to: items.iter().map(|e| e.occurred_at).max(),
                 items,
                 unsure,
+                replies: self.replies_mentioning(query)?.len(),
             });
         }
         let (filter, args) = self.message_filter(scope);
@@ -238,7 +245,25 @@ impl Engine {
             to: to.as_deref().map(parse_utc).transpose()?,
             items: Vec::new(),
             unsure: Vec::new(),
+            replies: 0,
         })
+    }
+
+    /// The ids of the assistant's messages that have a sentence mentioning `topic`
+    /// ([`clauses::mentions`]), oldest first. Errors: database errors.
+    fn replies_mentioning(&self, topic: &str) -> Result<Vec<i64>> {
+        let mut stmt = self.store.conn().prepare(
+            "SELECT id, text FROM messages WHERE role = 'assistant' AND actor = 'assistant' ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, text) = row?;
+            if !clauses::mentions(&text, topic).is_empty() {
+                out.push(id);
+            }
+        }
+        Ok(out)
     }
 
     /// The episodes about `query`, best match first: the episodes recall itself finds for
@@ -448,24 +473,24 @@ impl Engine {
                     to = to.max(receipt.to);
                 }
                 (receipt.from, receipt.to) = (from, to);
-                // What the assistant said about the topic anywhere in this context came from
-                // the user's words about it: it goes with them.
-                if receipt.episodes + receipt.episodes_trimmed > 0 {
-                    let replies: Vec<i64> = tx
-                        .prepare(
-                            "SELECT id FROM messages WHERE role = 'assistant' AND actor = 'assistant'",
-                        )?
-                        .query_map([], |r| r.get(0))?
-                        .collect::<rusqlite::Result<_>>()?;
-                    for reply in replies {
-                        cut_sentences(
-                            &tx,
-                            reply,
-                            |text| clauses::mentions(text, query),
-                            &secret,
-                            &mut receipt,
-                        )?;
-                    }
+                // What the assistant said about the topic anywhere in this context goes with
+                // it: it came from the user's words about it, or the assistant alone said it
+                // (a tester's "Your PIN 4711 is noted" stayed behind a topic forget of the PIN,
+                // since no memory of the user's held it).
+                let replies: Vec<i64> = tx
+                    .prepare(
+                        "SELECT id FROM messages WHERE role = 'assistant' AND actor = 'assistant'",
+                    )?
+                    .query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()?;
+                for reply in replies {
+                    cut_sentences(
+                        &tx,
+                        reply,
+                        |text| clauses::mentions(text, query),
+                        &secret,
+                        &mut receipt,
+                    )?;
                 }
             }
             _ => forget_messages(&tx, &filter, &args, &secret, &mut receipt)?,

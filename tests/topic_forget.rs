@@ -688,3 +688,44 @@ fn a_topic_forget_takes_the_assistants_later_mentions_of_the_topic() {
         Vec::<String>::new()
     );
 }
+
+/// A topic only the assistant spoke of is forgotten too: a tester's assistant repeated a PIN
+/// the user never stored as a memory ("Noted: your door code is 4711"), and a topic forget of
+/// "door code" found no memory of the user's about it and left the reply, code and all.
+#[test]
+fn a_topic_only_the_assistant_mentioned_is_cut_from_its_replies() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let clock = Arc::new(FixedClock::new(t(12, 0)));
+    let mut engine = open(&data, clock);
+    import(
+        &mut engine,
+        dir.path(),
+        "d1",
+        &[
+            (
+                "user",
+                "We decided to paint the kitchen green.",
+                "2026-03-02T08:05:00Z",
+            ),
+            (
+                "assistant",
+                "Green is a good choice. Noted as well: your door code is 4711.",
+                "2026-03-02T08:05:10Z",
+            ),
+        ],
+    );
+    let scope = ForgetScope::Topic {
+        query: "door code".into(),
+    };
+    let preview = engine.preview_forget(&scope).unwrap();
+    assert!(preview.items.is_empty(), "no memory of the user's: {preview:?}");
+    assert_eq!(preview.replies, 1, "the one reply that mentions it is counted");
+    let receipt = engine.forget(&scope).unwrap();
+    assert_eq!(receipt.echoes, 1, "its sentence about the code goes: {receipt:?}");
+    let export = engine.export_value().unwrap().to_string();
+    assert!(export.contains("Green is a good choice."), "{export}");
+    assert!(texts(&engine).iter().any(|t| t.contains("kitchen")));
+    drop(engine);
+    assert_eq!(common::occurrences(&data, "4711"), Vec::<String>::new());
+}
