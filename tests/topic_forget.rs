@@ -404,6 +404,50 @@ fn forget_that_statement_takes_only_the_memory_saying_it(
     }
 }
 
+/// A statement said in one message beside another: "Forget that my favourite colour is
+/// green." cuts its sentence and keeps "My favourite food is sushi." of the same memory, which
+/// shares only "favourite" with it (a tester's whole memory went, the sushi with it). The
+/// colour's words are in no file afterwards.
+#[test]
+fn forget_that_statement_cuts_its_sentence_and_keeps_the_rest_of_the_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut engine = open(&data, Arc::new(FixedClock::new(t(12, 0))));
+    let chat = vec![
+        (
+            "user",
+            "My favourite colour is turquoise. My favourite food is sushi.",
+            "2026-03-02T08:00:00Z",
+        ),
+        (
+            "user",
+            "Forget that my favourite colour is turquoise.",
+            "2026-03-02T08:40:00Z",
+        ),
+    ];
+    let report = import(&mut engine, dir.path(), "s1", &chat);
+    assert!(
+        report.commands.iter().any(|c| c.kind == CommandKind::Forget),
+        "a forget command: {:#?}",
+        report.commands
+    );
+    let left = texts(&engine);
+    assert!(
+        left.iter().any(|t| t.contains("My favourite food is sushi")),
+        "the other sentence of the memory stays: {left:#?}"
+    );
+    assert!(
+        !left.iter().any(|t| t.contains("turquoise")),
+        "the statement is gone: {left:#?}"
+    );
+    drop(engine);
+    assert_eq!(
+        common::occurrences(&data, "turquoise"),
+        Vec::<String>::new(),
+        "no file holds the forgotten colour"
+    );
+}
+
 /// A "forget what I said about …" that matches more than `FORGET_SAID_MAX` memories forgets
 /// none of them unasked and says how to review them: a fresh user's "Forget what I said about
 /// city." handed in over MCP had removed 300 memories. The command itself is not kept.

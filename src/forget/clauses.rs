@@ -190,24 +190,44 @@ impl Stemmers {
         std::iter::once(english).chain(nordic)
     }
 
-    /// The keys of the content words of `topic`.
-    fn topic_keys(&self, topic: &str) -> HashSet<String> {
+    /// The keys of each content word of `topic`, one set per word.
+    fn topic_keys(&self, topic: &str) -> Vec<HashSet<String>> {
         let masked = mask_annotations(topic);
-        crate::recall::lexical::content_words(&masked, &[])
+        let mut words = crate::recall::lexical::content_words(&masked, &[]);
+        words.dedup();
+        words
             .iter()
-            .flat_map(|w| self.keys(w))
+            .map(|w| self.keys(w).collect::<HashSet<_>>())
             .collect()
     }
 
-    /// Whether the words in `words` hold a content word of the topic whose keys are `topic`.
-    fn holds(&self, words: &[Word], topic: &HashSet<String>) -> bool {
-        words.iter().filter(|w| !w.punct).any(|w| {
-            w.low
-                .split(['\'', '’', '-'])
-                .filter(|p| !p.is_empty())
-                .any(|p| self.keys(p).any(|k| topic.contains(&k)))
-        })
+    /// How many of the topic's content words (`topic`, [`Stemmers::topic_keys`]) the words in
+    /// `words` hold.
+    fn held(&self, words: &[Word], topic: &[HashSet<String>]) -> usize {
+        let keys: HashSet<String> = words
+            .iter()
+            .filter(|w| !w.punct)
+            .flat_map(|w| {
+                w.low
+                    .split(['\'', '’', '-'])
+                    .filter(|p| !p.is_empty())
+                    .flat_map(|p| self.keys(p))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        topic
+            .iter()
+            .filter(|word| word.iter().any(|k| keys.contains(k)))
+            .count()
     }
+}
+
+/// How many of a topic's `n` content words a clause or sentence must hold to be about it:
+/// more than half ("favourite colour" takes "my favourite colour is green" and leaves "my
+/// favourite food is sushi", which shares only "favourite"; one word of one, two of two or
+/// three, three of four or five).
+fn about_bar(n: usize) -> usize {
+    n / 2 + 1
 }
 
 /// What is left of a memory's `text` once its clauses about `topic` go: the other clauses,
@@ -226,10 +246,20 @@ pub(crate) fn without_topic(text: &str, topic: &str) -> Option<(String, Vec<Rang
     if parts.len() < 2 {
         return None;
     }
+    let held: Vec<usize> = parts
+        .iter()
+        .map(|part| stemmers.held(&tokenize(&text[part.clone()]), &stems))
+        .collect();
+    // The clauses that hold more than half of the topic's words; when none does (the memory
+    // matched the topic as a whole, each clause a part of it: "Japan" in one, "trip" in
+    // another), those holding any of them.
+    let mut bar = about_bar(stems.len());
+    if !held.iter().any(|&h| h >= bar) {
+        bar = 1;
+    }
     let (mut kept, mut gone) = (Vec::new(), Vec::new());
-    for part in parts {
-        let words = tokenize(&text[part.clone()]);
-        if stemmers.holds(&words, &stems) {
+    for (part, h) in parts.into_iter().zip(held) {
+        if h >= bar {
             gone.push(part);
         } else {
             kept.push(part);
@@ -268,8 +298,8 @@ pub(crate) fn without_topic(text: &str, topic: &str) -> Option<(String, Vec<Rang
     Some((joined, gone))
 }
 
-/// The byte ranges of the sentences of `text` that hold a content word of `topic` (by stem,
-/// as [`without_topic`] finds the clauses about it): what an assistant said about a topic the
+/// The byte ranges of the sentences of `text` that hold more than half of the content words
+/// of `topic` ([`about_bar`]; by stem, as [`without_topic`] finds the clauses about it): what an assistant said about a topic the
 /// user had it forget ("since coriander is out, try parsley").
 pub(crate) fn mentions(text: &str, topic: &str) -> Vec<Range<usize>> {
     let stemmers = Stemmers::for_text(text);
@@ -280,7 +310,7 @@ pub(crate) fn mentions(text: &str, topic: &str) -> Vec<Range<usize>> {
     let words = tokenize(text);
     sentences(text, &words)
         .into_iter()
-        .filter(|s| stemmers.holds(&words[s.clone()], &stems))
+        .filter(|s| stemmers.held(&words[s.clone()], &stems) >= about_bar(stems.len()))
         .map(|s| words[s.start].span.start..words[s.end - 1].span.end)
         .collect()
 }
@@ -399,6 +429,40 @@ mod tests {
         assert_eq!(
             without_topic("I bought a hat, and I hated the queue.", "hat").map(|(k, _)| k),
             Some("I hated the queue.".to_string())
+        );
+    }
+
+    #[test]
+    fn a_clause_sharing_one_word_of_a_longer_topic_stays() {
+        // A tester's "Forget that my favourite colour is green." took the sushi with it: both
+        // sentences hold "favourite". The one about the topic holds all three of its words
+        // (favourite, colour, green), the other one of three, under the bar of two.
+        let said = "My favourite colour is green. My favourite food is sushi.";
+        assert_eq!(
+            without_topic(said, "my favourite colour is green").map(|(k, _)| k),
+            Some("My favourite food is sushi.".to_string())
+        );
+        assert_eq!(
+            without_topic(said, "favourite colour").map(|(k, _)| k),
+            Some("My favourite food is sushi.".to_string()),
+            "one of two words is not more than half"
+        );
+        // When no clause holds most of the topic, each holding a part of it, those holding
+        // any part go: the memory matched the topic as a whole.
+        assert_eq!(
+            without_topic(
+                "We land in Japan on Friday, and the trip cost a fortune, but I love sushi.",
+                "Japan trip"
+            )
+            .map(|(k, _)| k),
+            Some("I love sushi.".to_string())
+        );
+        // An assistant's sentence about the other favourite is no mention of this one.
+        let reply = "Noted that green is your favourite colour. Your favourite food is sushi.";
+        let found = mentions(reply, "favourite colour");
+        assert_eq!(
+            found.iter().map(|r| &reply[r.clone()]).collect::<Vec<_>>(),
+            vec!["Noted that green is your favourite colour."]
         );
     }
 
