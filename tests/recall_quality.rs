@@ -216,3 +216,123 @@ fn memories_in_conflict_come_back_together_newer_first_and_the_block_says_so() {
         "the newer one's date: {block}"
     );
 }
+
+/// Notes the user wrote one after another are separate statements: a search for "dentist"
+/// brings back the note about the dentist and not the next one, "We are moving to
+/// Copenhagen", whose full-text row held the note before it as its context (a tester's store;
+/// migration 14). A reply still carries the question it answers: "Where did you go on
+/// holiday?" before "Lisbon, with Karin." finds that reply for "holiday", a word only the
+/// question holds.
+#[test]
+fn a_note_is_not_found_by_the_words_of_the_users_note_before_it() {
+    let dir = common::tempdir();
+    let engine = store(
+        dir.path(),
+        &[
+            (Role::User, "My dentist appointment is on Friday at nine.", 0),
+            (Role::User, "We are moving to Copenhagen next spring.", 0),
+            (Role::User, "I live in Malmö, near the station.", 0),
+            (Role::User, "My bank PIN is 4711.", 0),
+            (Role::Assistant, "Where did you go on holiday?", 1),
+            (Role::User, "Lisbon, with Karin.", 1),
+        ],
+    );
+    let dentist = texts(&engine, "dentist");
+    assert!(
+        dentist.first().is_some_and(|t| t.starts_with("My dentist appointment")),
+        "the note about the dentist first: {dentist:#?}"
+    );
+    assert!(
+        !dentist.iter().any(|t| t.contains("Copenhagen")),
+        "the next note shares no word with the query: {dentist:#?}"
+    );
+    let live = texts(&engine, "Where do I live?");
+    assert!(
+        !live.iter().any(|t| t.contains("PIN")),
+        "the PIN note followed the one about Malmö, and says nothing of where: {live:#?}"
+    );
+    let holiday = texts(&engine, "holiday");
+    assert!(
+        holiday.iter().any(|t| t.starts_with("Lisbon")),
+        "the reply to the question about the holiday: {holiday:#?}"
+    );
+}
+
+/// A store made before migration 14 holds the user's own previous note as an episode's
+/// context; opening it rewrites those rows, and keeps the context an assistant's question
+/// gives its reply.
+#[test]
+fn migration_14_clears_the_context_the_same_speaker_gave_and_keeps_another_speakers() {
+    let dir = common::tempdir();
+    let data = dir.path().join("data");
+    let db = data.join("personal.sqlite");
+    let open = || {
+        Engine::open_with(
+            &data,
+            &ContextName::new("personal").unwrap(),
+            &minne::keys::KeyConfig::unencrypted(),
+            common::real_embedder(),
+            Arc::new(FixedClock::new(Utc.with_ymd_and_hms(2025, 3, 1, 0, 0, 0).unwrap())),
+        )
+        .unwrap()
+    };
+    let t0 = Utc.with_ymd_and_hms(2025, 2, 1, 12, 0, 0).unwrap().fixed_offset();
+    let turns = [
+        (Role::User, "user", "My dentist appointment is on Friday at nine."),
+        (Role::User, "user", "We are moving to Copenhagen next spring."),
+        (Role::Assistant, "assistant", "Where did you go on holiday?"),
+        (Role::User, "user", "Lisbon, with Karin."),
+    ];
+    {
+        let mut engine = open();
+        let session = NewSession {
+            key: "test:migration14".into(),
+            messages: turns
+                .iter()
+                .enumerate()
+                .map(|(i, (role, actor, text))| NewMessage {
+                    external_id: Some(format!("m{}", i + 1)),
+                    role: *role,
+                    actor: (*actor).into(),
+                    text: (*text).into(),
+                    sent_at: t0 + Duration::seconds(i as i64),
+                })
+                .collect(),
+        };
+        engine
+            .import_sessions(&[session], "test", &mut |_| {})
+            .unwrap();
+    }
+    let context_of = |conn: &rusqlite::Connection, start: &str| -> String {
+        conn.query_row(
+            "SELECT f.context FROM episodes_fts f JOIN episodes e ON e.id = f.rowid
+             WHERE e.text LIKE ?1 || '%'",
+            [start],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    {
+        // As migration 8 filled it: every episode's context is the message before its own.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        assert_eq!(context_of(&conn, "We are moving"), "", "a new row follows the rule");
+        conn.execute_batch(
+            "UPDATE episodes_fts SET context = 'My dentist appointment is on Friday at nine.'
+             WHERE rowid = (SELECT id FROM episodes WHERE text LIKE 'We are moving%');
+             PRAGMA user_version = 13;",
+        )
+        .unwrap();
+    }
+    drop(open());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    assert_eq!(
+        context_of(&conn, "We are moving"),
+        "",
+        "the user's own note before is no context"
+    );
+    assert_eq!(
+        context_of(&conn, "Lisbon"),
+        "Where did you go on holiday?",
+        "the assistant's question stays the reply's context"
+    );
+}

@@ -198,7 +198,9 @@ pub struct Ranking {
     pub dense: f64,
     /// Weight of the lexical (BM25) side in relevance.
     pub lexical: f64,
-    /// BM25 weight of the previous turn's words against the episode's own (0 ignores them).
+    /// BM25 weight of the previous turn's words against the episode's own, when another
+    /// speaker wrote that turn (a reply is about what it answers; the same speaker's previous
+    /// message is another statement of theirs: migration 14). 0 ignores them.
     pub context: f64,
     /// BM25 weight of the episode's whole source message against its own words (0 ignores
     /// it): an episode is a span, and the rest of its message often names what it is about.

@@ -375,4 +375,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("migration_12_id_high_water.sql"),
     // 13: open items withdrawn when the rules no longer derive them; see the file.
     include_str!("migration_13_open_item_withdrawn.sql"),
+    // 14: the `context` column holds the turn before only when another speaker wrote it;
+    // see the file.
+    include_str!("migration_14_context_other_speaker.sql"),
 ];
