@@ -55,6 +55,9 @@ pub(crate) struct Compound {
     pub week: Option<Atom>,
     /// A longer span: `Weekend`, `Month`, `RelMonth`, `RelYear`, `EndOfMonth`, `EndOfWeek`.
     pub span: Option<Atom>,
+    /// Years from the message's year of a date written without one ("June 12 next year",
+    /// "nästa år den 12 juni": 1); `None` when no year word goes with it.
+    pub year_offset: Option<i64>,
     /// An offset: `After` (from the message time) or `Relative` (from another event).
     pub offset: Option<Atom>,
     /// Deadline words before it.
@@ -78,6 +81,7 @@ impl Compound {
             clock: None,
             week: None,
             span: None,
+            year_offset: None,
             offset: None,
             deadline: None,
             negated: false,
@@ -103,6 +107,24 @@ impl Compound {
     }
 
     fn accepts(&self, atom: &Atom) -> bool {
+        // A date without a year and a year word, either way round: one day of that year.
+        let yearless = |a: &Option<Atom>| matches!(a, Some(Atom::Date { year: None, .. }));
+        match atom {
+            Atom::RelYear(_) => {
+                return self.span.is_none()
+                    && self.offset.is_none()
+                    && self.year_offset.is_none()
+                    && yearless(&self.day);
+            }
+            Atom::Date { year: None, .. }
+                if matches!(self.span, Some(Atom::RelYear(_)))
+                    && self.day.is_none()
+                    && self.offset.is_none() =>
+            {
+                return true;
+            }
+            _ => {}
+        }
         if self.span.is_some() || self.offset.is_some() {
             return false;
         }
@@ -135,6 +157,16 @@ impl Compound {
     }
 
     fn put(&mut self, atom: Atom) {
+        if let Atom::RelYear(k) = atom
+            && matches!(self.day, Some(Atom::Date { year: None, .. }))
+        {
+            self.year_offset = Some(k);
+            return;
+        }
+        if let (Atom::Date { year: None, .. }, Some(Atom::RelYear(k))) = (&atom, &self.span) {
+            self.year_offset = Some(*k);
+            self.span = None;
+        }
         match atom {
             Atom::Clock {
                 hour,

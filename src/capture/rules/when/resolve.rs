@@ -160,7 +160,11 @@ fn day_interval(c: &Compound, day: &Atom, r: &Reference) -> Option<Interval> {
         Atom::LaterToday => return Some((r.ts, r.at(today, 24, 0)?)),
         Atom::Weekday(wd, mode) => (weekday_date(*wd, *mode, c, r)?, None),
         Atom::Date { month, day, year } => {
-            (explicit_date(*month, *day, *year, c.sense, today)?, None)
+            let year = year.or(match c.year_offset {
+                Some(k) => Some(today.year() + i32::try_from(k).ok()?),
+                None => None,
+            });
+            (explicit_date(*month, *day, year, c.sense, today)?, None)
         }
         Atom::DayOfMonth(n) => (day_of_month(*n, c.weekday_hint, c.sense, today)?, None),
         _ => return None,

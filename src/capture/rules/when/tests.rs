@@ -27,6 +27,34 @@ fn check(text: &str, ts: &str, start: &str, end: &str, why: &str) {
 }
 
 #[rstest]
+#[case::en_date_next_year(
+    "The wedding is on June 12 next year.",
+    "2026-11-20T10:00:00+01:00",
+    "2027-06-12T00:00:00+01:00",
+    "2027-06-13T00:00:00+01:00",
+    "`next year` gives the date its year: June 12 of 2027, not the past June of 2026"
+)]
+#[case::sv_next_year_before_the_date(
+    "Bröllopet är nästa år den 12 juni.",
+    "2026-11-20T10:00:00+01:00",
+    "2027-06-12T00:00:00+01:00",
+    "2027-06-13T00:00:00+01:00",
+    "the year word first, then the date: one expression"
+)]
+#[case::da_date_next_year_that_comes_this_year_too(
+    "Vi flytter den 3. december næste år.",
+    "2026-11-20T10:00:00+01:00",
+    "2027-12-03T00:00:00+01:00",
+    "2027-12-04T00:00:00+01:00",
+    "December 3 is still ahead in 2026, but `næste år` says 2027"
+)]
+#[case::en_date_last_year(
+    "We met on March 3 last year.",
+    "2026-11-20T10:00:00+01:00",
+    "2025-03-03T00:00:00+01:00",
+    "2025-03-04T00:00:00+01:00",
+    "`last year` takes the date back a year"
+)]
 #[case::sv_tomorrow_over_dst(
     "Vi ses i morgon.",
     "2026-03-28T10:00:00+01:00",
