@@ -1054,7 +1054,7 @@ impl Engine {
         if !sources.is_empty() {
             for (c, r) in candidates.iter().zip(own.iter_mut()) {
                 if sources.contains(&c.id) {
-                    *r = r.max(profile::FACT_RELEVANCE);
+                    *r = r.max(profile::lifted(*r));
                 }
             }
         }

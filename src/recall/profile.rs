@@ -17,6 +17,18 @@ use crate::error::Result;
 /// relevance share (0.36 MiniLM, 0.53 e5 on the total score, which weighs relevance 0.8).
 pub(crate) const FACT_RELEVANCE: f64 = 0.75;
 
+/// The share of its own relevance a lifted episode keeps on top of [`FACT_RELEVANCE`]: two
+/// sources lifted alike still rank by their own words ("What's my cat's name?" lifts the
+/// sources of the pet facts, and the one about the cat comes before the one about the dog,
+/// which tied at 0.75 and came first by id for a tester).
+pub(crate) const FACT_TIE: f64 = 0.05;
+
+/// The relevance of a source of an asked attribute's active fact whose own relevance is `own`
+/// (0..1): `FACT_RELEVANCE + FACT_TIE · own`, in 0.75..0.80.
+pub(crate) fn lifted(own: f64) -> f64 {
+    FACT_RELEVANCE + FACT_TIE * own.clamp(0.0, 1.0)
+}
+
 /// Question words that ask about an attribute, en/sv/da, lowercased whole words, with the
 /// fact attributes (consolidation's keys) they ask about.
 #[rustfmt::skip]
