@@ -113,6 +113,9 @@ pub struct Focus {
     /// Whether one of the [`BEST_MEMORIES`] best memories is written in another language than
     /// the question (both known, [`super::language::detect`]).
     pub cross_language: bool,
+    /// Whether the query holds no letter or digit at all ("?", "...", "🙂🙂"): it names
+    /// nothing to look for.
+    pub wordless: bool,
 }
 
 /// When recall abstains although candidates cleared the threshold.
@@ -148,6 +151,10 @@ pub struct AbstainRule {
     /// name and owned-thing rules (whose words [`Focus::proper`] and [`Focus::determined`]
     /// then hold only what no translation of the lexicon holds either).
     pub same_language_only: bool,
+    /// Whether a query that holds no word ([`Focus::wordless`]) abstains: whatever comes
+    /// back for "?" is the memory nearest to nothing (a tester's "?" and "🙂🙂" brought back a
+    /// dentist appointment).
+    pub wordless: bool,
 }
 
 impl Default for AbstainRule {
@@ -165,6 +172,7 @@ impl Default for AbstainRule {
             proper_nouns: true,
             determined_nouns: true,
             same_language_only: true,
+            wordless: true,
         }
     }
 }
@@ -227,6 +235,8 @@ pub enum Abstention {
         /// The names, lowercased.
         terms: Vec<String>,
     },
+    /// The query holds no word to look for ([`Focus::wordless`]).
+    NoWords,
 }
 
 impl fmt::Display for Abstention {
@@ -284,6 +294,10 @@ impl fmt::Display for Abstention {
                 "the question names {}, which no memory mentions",
                 quoted(terms)
             ),
+            Abstention::NoWords => write!(
+                f,
+                "the query holds no word to look for, only punctuation or symbols"
+            ),
         }
     }
 }
@@ -315,6 +329,9 @@ impl AbstainRule {
 
     /// Whether to abstain given `focus`, and why.
     pub fn decide(&self, focus: &Focus) -> Option<Abstention> {
+        if self.wordless && focus.wordless {
+            return Some(Abstention::NoWords);
+        }
         // A "name" that is a stop-word ("you", "what": a capitalised word at the start of a
         // sentence taken for a participant) names nobody: on LongMemEval such names made the
         // person rule abstain on answerable questions ("Can you suggest ...").
@@ -1787,6 +1804,22 @@ mod tests {
             None,
             "with modifiers off only the share counts"
         );
+    }
+
+    #[test]
+    fn a_query_without_a_word_abstains_before_any_other_rule() {
+        let rule = AbstainRule::default();
+        let wordless = Focus {
+            wordless: true,
+            ..Focus::default()
+        };
+        assert_eq!(rule.decide(&wordless), Some(Abstention::NoWords));
+        assert_eq!(rule.decide(&Focus::default()), None, "a query with words is left be");
+        let off = AbstainRule {
+            wordless: false,
+            ..rule
+        };
+        assert_eq!(off.decide(&wordless), None, "with the rule off nothing abstains");
     }
 
     #[test]

@@ -816,6 +816,7 @@ impl Engine {
         let w = &query.weights;
         let mut focus = Focus {
             people: people.to_vec(),
+            wordless: !query.text.chars().any(char::is_alphanumeric),
             ..Focus::default()
         };
         let speakers = speakers_of(snapshot, people);
