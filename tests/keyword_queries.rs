@@ -47,14 +47,19 @@ struct Case {
 }
 
 fn cases() -> Cases {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/keyword_queries.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/keyword_queries.json"
+    );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// One store of the user's `memories`, one a day from 2026-03-01, asked a week after the last.
 fn store(dir: &std::path::Path, memories: &[String], embedder: Arc<dyn Embedder>) -> Engine {
     let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
-    let clock = Arc::new(FixedClock::new(t0 + Duration::days(memories.len() as i64 + 7)));
+    let clock = Arc::new(FixedClock::new(
+        t0 + Duration::days(memories.len() as i64 + 7),
+    ));
     let context = ContextName::new("personal").unwrap();
     let mut engine = Engine::open(dir, &context, embedder, clock).unwrap();
     let session = NewSession {
@@ -107,7 +112,9 @@ fn outcomes(model: ModelChoice) -> (Vec<Outcome>, Vec<String>) {
         );
         match (&case.answer, &first) {
             (None, None) => {}
-            (None, Some(first)) => intruded.push(format!("{:?} brought back {first:?}", case.query)),
+            (None, Some(first)) => {
+                intruded.push(format!("{:?} brought back {first:?}", case.query))
+            }
             (Some(_), None) => answered.push(Outcome::Empty),
             (Some(answer), Some(first)) if first.starts_with(answer.as_str()) => {
                 answered.push(Outcome::Right);
@@ -126,11 +133,27 @@ fn keyword_queries_find_the_related_memory_or_nothing_with_the_default_model() {
         "a keyword no memory is about must come back empty:\n{}",
         intruded.join("\n")
     );
-    let right = answered.iter().filter(|o| matches!(o, Outcome::Right)).count();
-    let wrong = answered.iter().filter(|o| matches!(o, Outcome::Wrong)).count();
-    assert_eq!(answered.len(), 16, "the file has 16 answerable keyword queries");
+    let right = answered
+        .iter()
+        .filter(|o| matches!(o, Outcome::Right))
+        .count();
+    let wrong = answered
+        .iter()
+        .filter(|o| matches!(o, Outcome::Wrong))
+        .count();
+    assert_eq!(
+        answered.len(),
+        16,
+        "the file has 16 answerable keyword queries"
+    );
     // The figures measured when this test was written (module doc): fewer right or more wrong
     // is a regression.
-    assert!(right >= 7, "{right} of 16 keyword queries found their memory, 7 before");
-    assert!(wrong <= 3, "{wrong} of 16 keyword queries brought back another memory, 3 before");
+    assert!(
+        right >= 7,
+        "{right} of 16 keyword queries found their memory, 7 before"
+    );
+    assert!(
+        wrong <= 3,
+        "{wrong} of 16 keyword queries brought back another memory, 3 before"
+    );
 }

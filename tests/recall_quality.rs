@@ -229,7 +229,11 @@ fn a_note_is_not_found_by_the_words_of_the_users_note_before_it() {
     let engine = store(
         dir.path(),
         &[
-            (Role::User, "My dentist appointment is on Friday at nine.", 0),
+            (
+                Role::User,
+                "My dentist appointment is on Friday at nine.",
+                0,
+            ),
             (Role::User, "We are moving to Copenhagen next spring.", 0),
             (Role::User, "I live in Malmö, near the station.", 0),
             (Role::User, "My bank PIN is 4711.", 0),
@@ -239,7 +243,9 @@ fn a_note_is_not_found_by_the_words_of_the_users_note_before_it() {
     );
     let dentist = texts(&engine, "dentist");
     assert!(
-        dentist.first().is_some_and(|t| t.starts_with("My dentist appointment")),
+        dentist
+            .first()
+            .is_some_and(|t| t.starts_with("My dentist appointment")),
         "the note about the dentist first: {dentist:#?}"
     );
     assert!(
@@ -272,14 +278,27 @@ fn migration_14_clears_the_context_the_same_speaker_gave_and_keeps_another_speak
             &ContextName::new("personal").unwrap(),
             &minne::keys::KeyConfig::unencrypted(),
             common::real_embedder(),
-            Arc::new(FixedClock::new(Utc.with_ymd_and_hms(2025, 3, 1, 0, 0, 0).unwrap())),
+            Arc::new(FixedClock::new(
+                Utc.with_ymd_and_hms(2025, 3, 1, 0, 0, 0).unwrap(),
+            )),
         )
         .unwrap()
     };
-    let t0 = Utc.with_ymd_and_hms(2025, 2, 1, 12, 0, 0).unwrap().fixed_offset();
+    let t0 = Utc
+        .with_ymd_and_hms(2025, 2, 1, 12, 0, 0)
+        .unwrap()
+        .fixed_offset();
     let turns = [
-        (Role::User, "user", "My dentist appointment is on Friday at nine."),
-        (Role::User, "user", "We are moving to Copenhagen next spring."),
+        (
+            Role::User,
+            "user",
+            "My dentist appointment is on Friday at nine.",
+        ),
+        (
+            Role::User,
+            "user",
+            "We are moving to Copenhagen next spring.",
+        ),
         (Role::Assistant, "assistant", "Where did you go on holiday?"),
         (Role::User, "user", "Lisbon, with Karin."),
     ];
@@ -315,7 +334,11 @@ fn migration_14_clears_the_context_the_same_speaker_gave_and_keeps_another_speak
     {
         // As migration 8 filled it: every episode's context is the message before its own.
         let conn = rusqlite::Connection::open(&db).unwrap();
-        assert_eq!(context_of(&conn, "We are moving"), "", "a new row follows the rule");
+        assert_eq!(
+            context_of(&conn, "We are moving"),
+            "",
+            "a new row follows the rule"
+        );
         conn.execute_batch(
             "UPDATE episodes_fts SET context = 'My dentist appointment is on Friday at nine.'
              WHERE rowid = (SELECT id FROM episodes WHERE text LIKE 'We are moving%');
@@ -348,7 +371,11 @@ fn a_lifted_profile_source_ranks_by_its_own_words_among_the_lifted() {
     let mut engine = store(
         dir.path(),
         &[
-            (Role::User, "My dentist appointment is on Friday at nine.", 0),
+            (
+                Role::User,
+                "My dentist appointment is on Friday at nine.",
+                0,
+            ),
             (Role::User, "We are moving to Copenhagen next spring.", 0),
             (Role::User, "I live in Malmö, near the station.", 0),
             (Role::User, "My cat is called Misse.", 0),
@@ -384,7 +411,11 @@ fn a_query_of_punctuation_or_symbols_returns_nothing_and_says_why() {
     let engine = store(
         dir.path(),
         &[
-            (Role::User, "My dentist appointment is on Friday at nine.", 0),
+            (
+                Role::User,
+                "My dentist appointment is on Friday at nine.",
+                0,
+            ),
             (Role::User, "I live in Malmö, near the station.", 0),
         ],
     );

@@ -427,13 +427,17 @@ fn forget_that_statement_cuts_its_sentence_and_keeps_the_rest_of_the_memory() {
     ];
     let report = import(&mut engine, dir.path(), "s1", &chat);
     assert!(
-        report.commands.iter().any(|c| c.kind == CommandKind::Forget),
+        report
+            .commands
+            .iter()
+            .any(|c| c.kind == CommandKind::Forget),
         "a forget command: {:#?}",
         report.commands
     );
     let left = texts(&engine);
     assert!(
-        left.iter().any(|t| t.contains("My favourite food is sushi")),
+        left.iter()
+            .any(|t| t.contains("My favourite food is sushi")),
         "the other sentence of the memory stays: {left:#?}"
     );
     assert!(
@@ -763,10 +767,19 @@ fn a_topic_only_the_assistant_mentioned_is_cut_from_its_replies() {
         query: "door code".into(),
     };
     let preview = engine.preview_forget(&scope).unwrap();
-    assert!(preview.items.is_empty(), "no memory of the user's: {preview:?}");
-    assert_eq!(preview.replies, 1, "the one reply that mentions it is counted");
+    assert!(
+        preview.items.is_empty(),
+        "no memory of the user's: {preview:?}"
+    );
+    assert_eq!(
+        preview.replies, 1,
+        "the one reply that mentions it is counted"
+    );
     let receipt = engine.forget(&scope).unwrap();
-    assert_eq!(receipt.echoes, 1, "its sentence about the code goes: {receipt:?}");
+    assert_eq!(
+        receipt.echoes, 1,
+        "its sentence about the code goes: {receipt:?}"
+    );
     let export = engine.export_value().unwrap().to_string();
     assert!(export.contains("Green is a good choice."), "{export}");
     assert!(texts(&engine).iter().any(|t| t.contains("kitchen")));

@@ -524,11 +524,17 @@ fn forget_from_without_to_takes_messages_dated_in_the_future_too() {
         .success();
     // Only the message of 2031 was after 2026-03-05: it is gone, the earlier one stays.
     assert_eq!(
-        count(&db, "SELECT count(*) FROM messages WHERE text LIKE '%sailing%'"),
+        count(
+            &db,
+            "SELECT count(*) FROM messages WHERE text LIKE '%sailing%'"
+        ),
         0
     );
     assert_eq!(
-        count(&db, "SELECT count(*) FROM messages WHERE text LIKE '%kitchen%'"),
+        count(
+            &db,
+            "SELECT count(*) FROM messages WHERE text LIKE '%kitchen%'"
+        ),
         1
     );
 }

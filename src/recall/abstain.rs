@@ -1814,12 +1814,20 @@ mod tests {
             ..Focus::default()
         };
         assert_eq!(rule.decide(&wordless), Some(Abstention::NoWords));
-        assert_eq!(rule.decide(&Focus::default()), None, "a query with words is left be");
+        assert_eq!(
+            rule.decide(&Focus::default()),
+            None,
+            "a query with words is left be"
+        );
         let off = AbstainRule {
             wordless: false,
             ..rule
         };
-        assert_eq!(off.decide(&wordless), None, "with the rule off nothing abstains");
+        assert_eq!(
+            off.decide(&wordless),
+            None,
+            "with the rule off nothing abstains"
+        );
     }
 
     #[test]

@@ -254,7 +254,9 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                             "Forget the sentences about it in those {replies}? This cannot be \
                              undone. [y/N] "
                         ),
-                        &format!("this forgets what {replies} in `{context}` said about that topic"),
+                        &format!(
+                            "this forgets what {replies} in `{context}` said about that topic"
+                        ),
                     )?
                 {
                     eprintln!("Nothing forgotten in `{context}`.");
