@@ -453,9 +453,9 @@ impl Engine {
         }
         for (ep, topics) in forgets {
             for commands::ForgetRequest { topic, statement } in topics {
-                let (receipt, held_back) = self.forget_said_about(ep, &topic, statement)?;
+                let (receipt, held_back, with_command) =
+                    self.forget_said_about(ep, &topic, statement)?;
                 report.unsupported_dropped += receipt.facts;
-                let n = receipt.episodes.saturating_sub(1);
                 let outcome = if held_back > 0 {
                     format!(
                         "asked to forget {held_back} memories about “{topic}”: more than \
@@ -463,16 +463,7 @@ impl Engine {
                          them with `minne forget --topic \"{topic}\"`"
                     )
                 } else {
-                    format!(
-                        "forgot {n} {} about “{topic}” ({} removed, {} cut), and the command itself",
-                        if n == 1 { "memory" } else { "memories" },
-                        if receipt.messages == 1 {
-                            "1 message".to_string()
-                        } else {
-                            format!("{} messages", receipt.messages)
-                        },
-                        receipt.messages_redacted
-                    )
+                    forget_outcome(&topic, &receipt, with_command)
                 };
                 report.commands.push(AppliedCommand {
                     kind: CommandKind::Forget,
@@ -501,7 +492,7 @@ impl Engine {
         ep: &EpisodeRow,
         topic: &str,
         statement: bool,
-    ) -> Result<(crate::forget::ForgetReceipt, usize)> {
+    ) -> Result<(crate::forget::ForgetReceipt, usize, bool)> {
         let said_at = parse_utc(&ep.occurred_at)?;
         let holding_all = if statement {
             Some(self.episodes_with_every_word_of(topic)?)
@@ -541,7 +532,7 @@ impl Engine {
             },
             &ids,
         )?;
-        Ok((receipt, held_back))
+        Ok((receipt, held_back, still_there))
     }
 
     /// Facts newest first: active and candidate ones, or with `all` also superseded,
@@ -706,6 +697,43 @@ pub(crate) fn fact_support(tx: &Transaction<'_>) -> Result<std::collections::Has
     let mut stmt = tx.prepare("SELECT fact_id, COUNT(*) FROM fact_sources GROUP BY fact_id")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The user's line for a "forget what I said about `topic`" that went: the memories about it
+/// (removed whole, or cut to the rest of what they said) and whether the command's own
+/// episode went too (`with_command`; it is not one of the memories counted). A tester's
+/// receipt said "forgot 0 memories" when the one memory was cut rather than removed.
+fn forget_outcome(
+    topic: &str,
+    receipt: &crate::forget::ForgetReceipt,
+    with_command: bool,
+) -> String {
+    let whole = receipt.episodes.saturating_sub(usize::from(with_command));
+    let n = whole + receipt.episodes_trimmed;
+    let mut parts = Vec::new();
+    if whole > 0 {
+        parts.push(format!("{whole} removed"));
+    }
+    if receipt.episodes_trimmed > 0 {
+        parts.push(format!(
+            "{} cut to the rest of what was said",
+            receipt.episodes_trimmed
+        ));
+    }
+    format!(
+        "forgot {n} {} about “{topic}”{}{}",
+        if n == 1 { "memory" } else { "memories" },
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        },
+        if with_command {
+            ", and the command itself"
+        } else {
+            ""
+        }
+    )
 }
 
 /// Whether the words of one episode say `value` of `attribute` (stored lower-cased as
