@@ -10,7 +10,7 @@ pub fn episode_line(e: &EpisodeView) -> String {
     format!(
         "#{:<6} {}  {:<11} sal {:.2}  R {:.2}  {}: \"{}\"  [{}]",
         e.id,
-        e.occurred_at.format("%Y-%m-%d %H:%M"),
+        crate::time::shown(e.occurred_at),
         e.kind.as_str(),
         e.salience.get(),
         e.retrievability,

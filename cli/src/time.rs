@@ -80,6 +80,21 @@ fn local<Tz: TimeZone>(s: &str, naive: NaiveDateTime, tz: &Tz) -> anyhow::Result
     }
 }
 
+/// `t` as the user reads it on a terminal: the local wall-clock time to the minute
+/// (`2026-03-02 09:00`), in the zone [`parse_time`] reads `--from`/`--to` in, so a time `list`
+/// shows can be typed back as it stands. A tester read UTC times, unlabelled, as local ones.
+pub fn shown(t: DateTime<Utc>) -> String {
+    shown_in(t, &Local)
+}
+
+/// [`shown`] in the time zone `tz`.
+pub fn shown_in<Tz: TimeZone>(t: DateTime<Utc>, tz: &Tz) -> String
+where
+    Tz::Offset: std::fmt::Display,
+{
+    t.with_timezone(tz).format("%Y-%m-%d %H:%M").to_string()
+}
+
 /// The end of a `--from` range without `--to` (`list`, `forget`; not included): the last
 /// millisecond of year 9999 UTC, after every storable message (imports refuse later dates),
 /// messages dated in the future included. Stored times are RFC 3339 with four-digit years and
@@ -102,6 +117,25 @@ mod tests {
 
     fn utc(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+    }
+
+    #[test]
+    fn times_are_shown_in_the_zone_they_are_read_in() {
+        // 08:00 UTC is 09:00 in UTC+01:00 and 03:00 in UTC-05:00 (by hand); the shown time,
+        // typed back as `--from`, is the same instant.
+        let cet = FixedOffset::east_opt(3600).unwrap();
+        let est = FixedOffset::west_opt(5 * 3600).unwrap();
+        let t = utc("2026-03-02T08:00:00Z");
+        assert_eq!(shown_in(t, &cet), "2026-03-02 09:00");
+        assert_eq!(shown_in(t, &est), "2026-03-02 03:00");
+        assert_eq!(
+            shown_in(utc("2026-03-01T23:30:00Z"), &cet),
+            "2026-03-02 00:30"
+        );
+        assert_eq!(
+            parse_time_in(&shown_in(t, &cet), Edge::Start, &cet).unwrap(),
+            t
+        );
     }
 
     #[test]

@@ -244,3 +244,41 @@ fn list_from_alone_runs_until_now() {
     let all: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(all.as_array().unwrap().len(), 3, "{all}");
 }
+
+/// `list` shows each time in the zone `--from`/`--to` read it in, so a time on screen can be
+/// typed back: a tester read unlabelled UTC times as local ones. In HST (UTC−10:00) the
+/// 09:20 +01:00 message (08:20Z) was written at 22:20 on 1 March, and the 4 March 10:00
+/// +01:00 one (09:00Z) at 23:00 on 3 March (by hand).
+#[test]
+fn list_shows_times_in_the_local_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = imported(dir.path());
+    let out = minne(&data).args(["list"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (local, what) in [
+        ("2026-03-01 22:20", "offsite"),
+        ("2026-03-01 22:25", "cello"),
+        ("2026-03-03 23:00", "kitchen"),
+    ] {
+        assert!(
+            text.lines().any(|l| l.contains(local) && l.contains(what)),
+            "the `{what}` memory shows {local} HST:\n{text}"
+        );
+    }
+    assert!(
+        !text.contains("08:20") && !text.contains("09:00"),
+        "no UTC time is shown:\n{text}"
+    );
+    // A time on screen, typed back, is that memory's minute: from 22:25 on, two are left.
+    let out = minne(&data)
+        .args(["list", "--json", "--from", "2026-03-01 22:25"])
+        .output()
+        .unwrap();
+    let from: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(from.as_array().unwrap().len(), 2, "{from}");
+}

@@ -43,7 +43,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             println!(
                 "             episode #{} {}: \"{}\"",
                 s.episode_id,
-                s.said_at.format("%Y-%m-%d %H:%M"),
+                crate::time::shown(s.said_at),
                 s.quote
             );
         }

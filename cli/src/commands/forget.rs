@@ -328,8 +328,8 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             let written = match (preview.from, preview.to) {
                 (Some(from), Some(to)) => format!(
                     " (written {} to {})",
-                    from.format("%Y-%m-%d %H:%M"),
-                    to.format("%Y-%m-%d %H:%M")
+                    crate::time::shown(from),
+                    crate::time::shown(to)
                 ),
                 _ => String::new(),
             };
@@ -521,7 +521,7 @@ fn memory_line(e: &minne::episodes::EpisodeView) -> String {
     format!(
         "#{} {} {}: {}",
         e.id,
-        e.occurred_at.format("%Y-%m-%d %H:%M"),
+        crate::time::shown(e.occurred_at),
         e.actor,
         e.text
     )

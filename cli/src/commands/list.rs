@@ -51,7 +51,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
         for m in &items {
             println!(
                 "{}  {:<9} {}: \"{}\"{}",
-                m.sent_at.format("%Y-%m-%d %H:%M"),
+                crate::time::shown(m.sent_at),
                 m.role.as_str(),
                 m.external_id.as_deref().unwrap_or("-"),
                 m.text,

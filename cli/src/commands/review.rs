@@ -115,7 +115,7 @@ fn print_sources(sources: &[Source]) {
             "            \"{}\"  episode #{} {}",
             s.quote,
             s.episode_id,
-            s.said_at.format("%Y-%m-%d %H:%M")
+            crate::time::shown(s.said_at)
         );
     }
 }
