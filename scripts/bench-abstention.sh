@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The abstention benchmark (outside CI: about an hour with a cold embedding cache): LongMemEval-S
-# dev, then the held-out sets of tests/data/abstention (variants and personal stores, each split
-# in tune and test), each asked of the chosen systems in one run of `minne eval longmemeval`.
+# dev, then the held-out sets of tests/data/abstention (variants, personal stores and general
+# requests, each split in tune and test), each asked of the chosen systems in one run of `minne eval longmemeval`.
 # Prints one table: per file and system, the share of unanswerable questions left empty
 # (abstain_rate) and of answerable ones answered (answered_rate).
 #
@@ -27,7 +27,8 @@ export MINNE_EVAL_EMBED_CACHE="${MINNE_EVAL_EMBED_CACHE:-$out/embed-cache.sqlite
 files=("$dev")
 for split in ${SPLITS:-tune test}; do
   python3 tests/data/abstention/eval_files.py "$dev" "$out" --split "$split" >&2
-  files+=("$out/variants-$split.json" "$out/personal-$split.json")
+  python3 tests/data/abstention/general_requests.py build "$out" --split "$split" >&2
+  files+=("$out/variants-$split.json" "$out/personal-$split.json" "$out/general-$split.json")
 done
 for f in "${files[@]}"; do
   name="$(basename "$f" .json)"

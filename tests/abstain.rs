@@ -393,3 +393,59 @@ fn a_question_about_someone_talked_about_is_answered_by_what_says_their_name() {
     assert!(hits.is_empty(), "no Sofia is stored: {hits:?}");
     assert!(why.is_some(), "and recall says why");
 }
+
+/// General requests ask the assistant's own knowledge, not the memories: with nothing of
+/// the user in them (no I/my/we, no "about me") and no word any memory holds, whatever is
+/// nearest in meaning is noise. A terse question whose word a memory holds is still answered,
+/// first person or not. The store is [`CAT_STORE`], with the default model (e5): its cosines
+/// sit in a narrow high band, so "Tell me a joke" clears the threshold on some memory.
+#[test]
+fn a_general_request_abstains_and_a_terse_question_about_a_stored_thing_is_answered() {
+    let dir = common::tempdir();
+    let e5 = minne::embed::load(&common::models_dir(), minne::embed::ModelChoice::E5Small)
+        .expect("the e5 model: run scripts/setup-models.sh");
+    let engine = store_with(dir.path(), CAT_STORE, e5);
+
+    let mut caught = 0;
+    for request in [
+        "Tell me a joke",
+        "Write a haiku about autumn leaves",
+        "How many ounces are in a pound?",
+        "What's the capital of Australia?",
+    ] {
+        let (hits, why) = ask(&engine, request);
+        assert!(hits.is_empty(), "{request:?} needs no memory: {hits:?}");
+        // Empty either because the rule abstained or because nothing cleared the threshold;
+        // never for another rule's reason.
+        assert!(
+            matches!(why, None | Some(Abstention::Unrelated { .. })),
+            "{request:?}: the reason is a general request: {why:?}"
+        );
+        caught += usize::from(why.is_some());
+    }
+    // e5 puts "Tell me a joke" over the threshold on the dentist (0.39 on a store like this
+    // one): at least that one is empty by the rule, not by the threshold.
+    assert!(caught >= 1, "the rule emptied none of the requests");
+
+    // "dentist" is held: answered although the question says nothing of the user.
+    let (hits, why) = ask(&engine, "When is the dentist booked?");
+    assert_eq!(why, None, "the dentist is in memory");
+    assert!(
+        hits.first().is_some_and(|t| t.contains("dentist")),
+        "{hits:?}"
+    );
+    // A time that holds a memory keeps the question one for memory: the store is asked on
+    // 2025-03-13, so tomorrow is the dentist's day (time-anchored recall, recall/when.rs).
+    let (_, why) = ask(&engine, "What's the weather tomorrow?");
+    assert!(
+        !matches!(why, Some(Abstention::Unrelated { .. })),
+        "tomorrow holds the dentist: {why:?}"
+    );
+    // The same store about the user: the user's own words make it a question for memory, so
+    // the general-request rule stays silent (whatever the other rules say).
+    let (_, why) = ask(&engine, "What did I tell you about the weather?");
+    assert!(
+        !matches!(why, Some(Abstention::Unrelated { .. })),
+        "a question about what the user said is not a general request: {why:?}"
+    );
+}

@@ -253,6 +253,17 @@ pub fn ablations() -> Vec<System> {
             w,
         ),
         v(
+            "minne-no-unrelated",
+            Ranking {
+                abstain: Some(crate::recall::AbstainRule {
+                    unrelated: false,
+                    ..crate::recall::AbstainRule::default()
+                }),
+                ..base
+            },
+            w,
+        ),
+        v(
             "minne-no-modifiers",
             Ranking {
                 abstain: Some(crate::recall::AbstainRule {

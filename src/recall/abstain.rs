@@ -116,6 +116,13 @@ pub struct Focus {
     /// Whether the query holds no letter or digit at all ("?", "...", "🙂🙂"): it names
     /// nothing to look for.
     pub wordless: bool,
+    /// Whether the query is a general request that no memory bears on ([`general_request`]:
+    /// not about the user, nobody of the context, no earlier conversation, no time that holds
+    /// memories) and no memory holds any of its focus words in any form: as written, as a
+    /// translation, by prefix, or as a close word of the best memories. When some best memory
+    /// is in another language than the query, only a request with no focus word is one. `Some` with those focus words
+    /// (empty when it has none: "How are you?") when it is one, `None` otherwise.
+    pub unrelated: Option<Vec<String>>,
 }
 
 /// When recall abstains although candidates cleared the threshold.
@@ -155,6 +162,11 @@ pub struct AbstainRule {
     /// back for "?" is the memory nearest to nothing (a tester's "?" and "🙂🙂" brought back a
     /// dentist appointment).
     pub wordless: bool,
+    /// Whether a general request that shares no word with any memory ([`Focus::unrelated`])
+    /// abstains: "Tell me a joke" and "What's the weather tomorrow?" brought back a dentist
+    /// appointment at relevance 0.39–0.48 (e5's cosines sit in a narrow high band, so the
+    /// threshold alone cannot tell them apart).
+    pub unrelated: bool,
 }
 
 impl Default for AbstainRule {
@@ -173,6 +185,7 @@ impl Default for AbstainRule {
             determined_nouns: true,
             same_language_only: true,
             wordless: true,
+            unrelated: true,
         }
     }
 }
@@ -237,6 +250,11 @@ pub enum Abstention {
     },
     /// The query holds no word to look for ([`Focus::wordless`]).
     NoWords,
+    /// A general request that no memory shares a word with ([`Focus::unrelated`]).
+    Unrelated {
+        /// Its focus words, none held by any memory (empty when it has none: "How are you?").
+        terms: Vec<String>,
+    },
 }
 
 impl fmt::Display for Abstention {
@@ -298,6 +316,17 @@ impl fmt::Display for Abstention {
                 f,
                 "the query holds no word to look for, only punctuation or symbols"
             ),
+            Abstention::Unrelated { terms } if terms.is_empty() => write!(
+                f,
+                "the query is a general request, not about you or an earlier conversation, \
+                 and names nothing to look for"
+            ),
+            Abstention::Unrelated { terms } => write!(
+                f,
+                "the query is a general request, not about you or an earlier conversation, \
+                 and no memory holds {} in any form",
+                quoted(terms)
+            ),
         }
     }
 }
@@ -314,6 +343,7 @@ impl AbstainRule {
     /// Whether [`AbstainRule::decide`] reads the absent focus words ([`Focus::absent`]).
     pub fn reads_absent(&self) -> bool {
         self.absent_share <= 1.0
+            || self.unrelated
             || self.modifiers
             || self.split_phrases
             || self.proper_nouns
@@ -331,6 +361,13 @@ impl AbstainRule {
     pub fn decide(&self, focus: &Focus) -> Option<Abstention> {
         if self.wordless && focus.wordless {
             return Some(Abstention::NoWords);
+        }
+        if self.unrelated
+            && let Some(terms) = &focus.unrelated
+        {
+            return Some(Abstention::Unrelated {
+                terms: terms.clone(),
+            });
         }
         // A "name" that is a stop-word ("you", "what": a capitalised word at the start of a
         // sentence taken for a participant) names nobody: on LongMemEval such names made the
@@ -769,6 +806,10 @@ pub(crate) struct QuestionRead {
     candidates: Vec<String>,
     /// Whether any candidate is judged at all (and the lexical side ran).
     judged: bool,
+    /// For [`Focus::unrelated`]: the focus words of a general request no memory holds as
+    /// written, as a translation or by prefix, still to be compared with the best memories'
+    /// words; `None` when the query is not a general request or some memory holds a word.
+    general: Option<Vec<String>>,
 }
 
 /// The first half, the part that needs neither the query's embedding nor the scores, of the
@@ -783,6 +824,7 @@ pub(crate) fn read_question(
     people: &[String],
     missing: &[String],
     scale: f64,
+    time_anchored: bool,
 ) -> Result<QuestionRead> {
     let asked = super::profile::asked_attributes(text, people);
     let mut held_attributes = Vec::new();
@@ -802,15 +844,45 @@ pub(crate) fn read_question(
     if judged {
         candidates.retain(|w| !prefix_held(conn, w).unwrap_or(false));
     }
+    let about_assistant = asks_about_assistant(text) || asks_for_suggestions(text);
+    // A general request: nothing in it points at the user's life or an earlier talk, and no
+    // memory holds any of its words (the lexical side searched them all, translations too).
+    // (`missing` is empty when the lexical side did not run: then every word counts as held,
+    // and only a request with no focus word can be one.)
+    let general = if !time_anchored
+        && !about_assistant
+        && !people
+            .iter()
+            .any(|p| !lexical::content_words(p, &[]).is_empty())
+        && general_request(text)
+    {
+        let words: Vec<String> = focus_candidates(&lexical::content_words(text, people))
+            .into_iter()
+            .filter(|w| {
+                !REQUEST_VERBS.contains(&w.as_str()) && !super::NAMING_WORDS.contains(&w.as_str())
+            })
+            .collect();
+        let mut held = !words.iter().all(|w| missing.contains(w));
+        for w in &words {
+            if held {
+                break;
+            }
+            held = prefix_held(conn, w)?;
+        }
+        (!held).then_some(words)
+    } else {
+        None
+    };
     Ok(QuestionRead {
         in_profile: !held_attributes.is_empty(),
-        about_assistant: asks_about_assistant(text) || asks_for_suggestions(text),
+        about_assistant,
         asks_stored: asks_for_stored(text),
         split_phrases,
         cues,
         verbs,
         candidates,
         judged,
+        general,
     })
 }
 
@@ -836,6 +908,7 @@ pub(crate) fn fill_absent_read(
         verbs,
         mut candidates,
         judged,
+        general,
     } = read;
     focus.in_profile = in_profile;
     focus.about_assistant = about_assistant;
@@ -843,7 +916,7 @@ pub(crate) fn fill_absent_read(
     focus.split_phrases = split_phrases;
     // Nothing left for a rule that reads absent words: the best memories' texts and
     // language are not needed (most questions end here, on the hot path).
-    if !judged && focus.split_phrases.is_empty() {
+    if !judged && focus.split_phrases.is_empty() && general.is_none() {
         return Ok(());
     }
     let order = |a: &(i64, f64), b: &(i64, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
@@ -859,6 +932,19 @@ pub(crate) fn fill_absent_read(
             .iter()
             .any(|t| super::language::detect(t).is_some_and(|held| held != asked))
     });
+    let threshold = word_match_threshold(embedder.model_id());
+    // Across languages no cosine tells a translation from another thing of its kind, and
+    // the lexicon knows only some words: there a general request is judged only when it has
+    // no focus word to translate ("Hvad så?", "What's 17% of 240?").
+    if let Some(words) = general
+        && (!focus.cross_language || words.is_empty())
+    {
+        let vocabulary = memory_words(&texts, MAX_MEMORY_WORDS);
+        let nearest = nearest_words(embedder, &words, &vec![vocabulary; words.len()])?;
+        if nearest.iter().flatten().all(|(_, c)| *c < threshold) {
+            focus.unrelated = Some(words);
+        }
+    }
     if !judged {
         return Ok(());
     }
@@ -918,7 +1004,6 @@ pub(crate) fn fill_absent_read(
         let all = memory_words(&texts, MAX_MEMORY_WORDS);
         vec![all; candidates.len()]
     };
-    let threshold = word_match_threshold(embedder.model_id());
     let nearest = nearest_words(embedder, &candidates, &vocabularies)?;
     let mut absent = Vec::new();
     let mut near = Vec::new();
@@ -1022,6 +1107,82 @@ pub fn asks_about_assistant(text: &str) -> bool {
                     .contains(&verb));
             en || nordic
         })
+}
+
+/// Words by which a query speaks of the user or their group as subject or owner ("*I*",
+/// "*my*", "*we*", "*vår*", "*jeg*"), en/sv/da. The object forms ("me", "mig", "us", "oss",
+/// "os") are in [`USER_OBJECTS`]: "tell *me* a joke" asks nothing about the user.
+#[rustfmt::skip]
+const USER_WORDS: &[&str] = &[
+    "i", "my", "mine", "myself", "we", "our", "ours", "ourselves",
+    "jag", "min", "mitt", "mina", "vi", "vår", "vårt", "våra",
+    "jeg", "mit", "mine", "vores",
+];
+/// Object forms of the user, en/sv/da: about the user only after a preposition ("what do you
+/// know about *me*", "ett förslag åt *mig*", "til *os*").
+#[rustfmt::skip]
+const USER_OBJECTS: &[&str] = &["me", "us", "mig", "mej", "oss", "os"];
+/// Prepositions before a [`USER_OBJECTS`] word that make the query about the user, en/sv/da.
+#[rustfmt::skip]
+const USER_PREPOSITIONS: &[&str] = &[
+    "about", "for", "to", "with", "of", "from",
+    "om", "för", "åt", "till", "med", "av", "från", "hos", "på",
+    "til", "af", "fra",
+];
+/// Words that ask about what was said or should be kept ("do you *remember*", "*remind* me",
+/// "kommer du *ihåg*", "*husker* du"), en/sv/da: such a query is about the memories, whatever
+/// its other words.
+#[rustfmt::skip]
+const MEMORY_WORDS: &[&str] = &[
+    "remember", "remind", "reminder", "recall", "forgot", "forget", "mentioned", "said", "told",
+    "minns", "ihåg", "påminn", "påminnelse", "glömde", "glömt", "nämnde", "sa", "sade",
+    "husker", "husk", "huske", "mind", "påmind", "glemte", "glemt", "nævnte", "sagde",
+];
+/// Verbs that say what a request wants done, not what it is about ("*tell* me a joke",
+/// "*write* a haiku", "*förklara* …", "*oversæt* …"), en/sv/da: a general request is judged
+/// by its other words.
+#[rustfmt::skip]
+const REQUEST_VERBS: &[&str] = &[
+    "tell", "give", "show", "write", "make", "explain", "help", "find", "translate", "list",
+    "describe", "create", "draft", "compose", "generate", "calculate", "convert", "summarise",
+    "summarize", "define", "please", "pick", "choose",
+    "berätta", "ge", "visa", "skriv", "gör", "förklara", "hjälp", "hitta", "översätt",
+    "beskriv", "räkna", "snälla", "välj",
+    "fortæl", "giv", "vis", "lav", "forklar", "hjælp", "oversæt", "regn", "tak", "vælg",
+];
+
+/// Whether `text` reads as a general request rather than a question about the user's life or
+/// an earlier conversation: no word of the user as subject or owner ([`USER_WORDS`], also
+/// contracted: "I'm", "we've"), no object form of the user after a preposition
+/// ([`USER_OBJECTS`]), no word asking about what was said ([`MEMORY_WORDS`]). "Tell me a
+/// joke" and "Vad blir det för väder i morgon?" are general; "What do you know about me?",
+/// "Where do I work?" and "Do you remember the hotel?" are not, and neither is a bare keyword
+/// ("pet", "tax return": a search of the memories). Recall's other inputs (people
+/// named, the assistant's words, a time holding memories) are judged by the caller.
+pub fn general_request(text: &str) -> bool {
+    let words: Vec<String> = lexical::words(text)
+        .into_iter()
+        .map(|w| w.split(['\'', '’']).next().unwrap_or_default().to_string())
+        .collect();
+    // "i" is "in" in Swedish and Danish ("i morgon", "i går").
+    let nordic = matches!(
+        super::language::detect(text),
+        Some(super::language::Language::Sv | super::language::Language::Da)
+    );
+    let about_user = words.iter().enumerate().any(|(i, w)| {
+        (USER_WORDS.contains(&w.as_str()) && !(nordic && w == "i"))
+            || MEMORY_WORDS.contains(&w.as_str())
+            || (USER_OBJECTS.contains(&w.as_str())
+                && i > 0
+                && USER_PREPOSITIONS.contains(&words[i - 1].as_str()))
+    });
+    // A bare keyword ("pet", "tax return") is a search of the memories, not a request: a
+    // request has a function word, a request verb or a question mark.
+    let keywords = !text.contains('?')
+        && words.iter().all(|w| {
+            !lexical::content_words(w, &[]).is_empty() && !REQUEST_VERBS.contains(&w.as_str())
+        });
+    !about_user && !keywords
 }
 
 /// Words that ask the assistant for something new: suggestions, recommendations, tips,
@@ -1827,6 +1988,76 @@ mod tests {
             off.decide(&wordless),
             None,
             "with the rule off nothing abstains"
+        );
+    }
+
+    #[test]
+    fn a_general_request_is_told_from_a_question_about_the_user() {
+        // Requests for the assistant's own knowledge or skill: nothing of the user in them.
+        for general in [
+            "Tell me a joke",
+            "What's the weather tomorrow?",
+            "Write a haiku about autumn leaves",
+            "Vad blir det för väder i morgon?",
+            "Fortæl mig en vittighed",
+            "How are you?",
+            "Ge mig ett recept på pannkakor",
+        ] {
+            assert!(
+                general_request(general),
+                "{general:?} asks nothing about the user"
+            );
+        }
+        // The user as subject or owner (also contracted), as object after a preposition, or
+        // a question about what was said: about the user's life or the memories.
+        for personal in [
+            "Where do I work?",
+            "I'm looking for the hotel name",
+            "What do you know about me?",
+            "Vad vet du om mig?",
+            "Hvad hedder vores hund?",
+            "Do you remember the hotel?",
+            "Kommer du ihåg hotellet?",
+            "Husker du hotellet?",
+            "Book a table for us",
+            "Vilken bil har jag?",
+            "pet",
+            "tax return",
+        ] {
+            assert!(!general_request(personal), "{personal:?} is about the user");
+        }
+    }
+
+    #[test]
+    fn a_general_request_no_memory_holds_abstains_with_its_words() {
+        let rule = AbstainRule::default();
+        let joke = Focus {
+            unrelated: Some(vec!["joke".into()]),
+            ..Focus::default()
+        };
+        assert_eq!(
+            rule.decide(&joke),
+            Some(Abstention::Unrelated {
+                terms: vec!["joke".into()]
+            })
+        );
+        assert_eq!(
+            Abstention::Unrelated {
+                terms: vec!["joke".into()]
+            }
+            .to_string(),
+            "the query is a general request, not about you or an earlier conversation, and no \
+             memory holds “joke” in any form"
+        );
+        let off = AbstainRule {
+            unrelated: false,
+            ..rule
+        };
+        assert_eq!(off.decide(&joke), None, "with the rule off it is left be");
+        assert_eq!(
+            rule.decide(&Focus::default()),
+            None,
+            "a query that is not one is left be"
         );
     }
 

@@ -918,6 +918,7 @@ impl Engine {
                     people,
                     missing,
                     found.scale,
+                    when.acts(),
                 )?)
             } else {
                 None
@@ -1304,7 +1305,7 @@ fn query_terms(query: &str, people: &[String]) -> Vec<String> {
 
 /// Words that ask for a name or say one is given, en/sv/da ([`query_terms`]).
 #[rustfmt::skip]
-const NAMING_WORDS: &[&str] = &[
+pub(crate) const NAMING_WORDS: &[&str] = &[
     "name", "names", "named", "called",
     "heter", "hette", "heta", "namn", "namnet", "kallas", "kallad", "kallade",
     "hedder", "hed", "navn", "navnet", "kaldes", "kaldet",

@@ -92,6 +92,11 @@ pub(crate) fn named(query: &str, now: DateTime<Utc>, candidates: &[Candidate]) -
 }
 
 impl Named {
+    /// Whether a named time acts: it holds some memories and at most [`MAX_SHARE`] of them.
+    pub(crate) fn acts(&self) -> bool {
+        self.text.is_some()
+    }
+
     /// The text to embed and search: the question without its acting time words, or the
     /// question itself when none act (or nothing but time words would be left).
     pub(crate) fn text<'a>(&'a self, query: &'a str) -> &'a str {
