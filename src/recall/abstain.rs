@@ -120,8 +120,9 @@ pub struct Focus {
     /// not about the user, nobody of the context, no earlier conversation, no time that holds
     /// memories) and no memory holds any of its focus words in any form: as written, as a
     /// translation, by prefix, or as a close word of the best memories. When some best memory
-    /// is in another language than the query, only a request with no focus word is one. `Some` with those focus words
-    /// (empty when it has none: "How are you?") when it is one, `None` otherwise.
+    /// is in another language than the query, only a request with no focus word is one.
+    /// `Some` with those focus words (empty when it has none: "How are you?") when it is one,
+    /// `None` otherwise.
     pub unrelated: Option<Vec<String>>,
 }
 
