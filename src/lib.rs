@@ -48,6 +48,7 @@ pub mod policy;
 pub mod recall;
 pub mod retention;
 pub mod scenario;
+pub mod secret;
 pub mod session_start;
 pub mod settings;
 pub(crate) mod store;

@@ -36,6 +36,10 @@
 //! first (a line break would read as `\n` inside the quote), and a quote is cut at
 //! [`crate::recall::prompt::MAX_QUOTED_CHARS`] characters as there.
 //!
+//! The block reaches every conversation, whatever it is about, so secrets in memory text (a
+//! PIN, a password, a card or personnummer, an API key: [`crate::secret`]) show as
+//! [`crate::secret::MASK`]; a recall that asks for one still returns it.
+//!
 //! The context's mode and read policy apply as they do to recall: a `paused` context refuses
 //! the block ([`crate::Error::ModeForbids`]); a read policy that does not list the context
 //! itself gives [`WITHHELD`] and no memory.
@@ -272,11 +276,12 @@ fn single_line(mut out: SessionStart, line: &str) -> SessionStart {
     out
 }
 
-/// Memory text as the block quotes it: whitespace runs (line breaks too) as one space, then
-/// quoted and cut as the recall prompt block does (`recall::prompt::memory`).
+/// Memory text as the block quotes it: whitespace runs (line breaks too) as one space,
+/// secrets masked ([`crate::secret::mask`]), then quoted and cut as the recall prompt block
+/// does (`recall::prompt::memory`).
 pub fn quoted(text: &str) -> String {
     let flat: Vec<&str> = text.split_whitespace().collect();
-    prompt::memory(&flat.join(" "))
+    prompt::memory(&crate::secret::mask(&flat.join(" ")))
 }
 
 /// Where `attribute` sits in its part: its index in [`IDENTITY`] or [`OTHER_FACTS`], unknown

@@ -383,3 +383,41 @@ fn a_plain_statement_is_not_labelled_as_asked_to_remember() {
         "{text}"
     );
 }
+
+/// A fresh user's report: "my bank PIN is 4821" showed in the session-start block, which goes
+/// into every conversation whatever it is about. The block masks the secret now; the memory
+/// is kept, and a recall that asks for it ("what is my bank PIN?") still returns it, because
+/// then the user asked.
+#[test]
+fn a_stated_secret_is_masked_in_the_block_and_recalled_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut engine, clock) = open(dir.path());
+    say(
+        &mut engine,
+        &clock,
+        "bank",
+        0,
+        &["Remember that my bank PIN is 4821.", "I live in Malmö."],
+    );
+    let text = engine.session_start(10_000).unwrap().text;
+    assert!(
+        !text.contains("4821"),
+        "the PIN must not reach the block:\n{text}"
+    );
+    assert!(
+        text.contains(minne::secret::MASK),
+        "the block says a secret is there, so the assistant can ask for it:\n{text}"
+    );
+    assert!(
+        text.contains("Malmö"),
+        "the rest of the block is unchanged:\n{text}"
+    );
+    let hits = engine
+        .recall(&minne::recall::RecallQuery::new("What is my bank PIN?"))
+        .unwrap();
+    assert!(
+        hits.iter().any(|h| h.episode.text.contains("4821")),
+        "asked for, the PIN is recalled as stored: {:?}",
+        hits.iter().map(|h| &h.episode.text).collect::<Vec<_>>()
+    );
+}
