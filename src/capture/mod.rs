@@ -72,29 +72,108 @@ pub fn explicit_save(text: &str) -> bool {
         })
 }
 
-/// Requests not to keep a message, lowercased, en/sv/da ("don't remember this", "off the
-/// record", "kom inte ihåg det här", "husk ikke det her").
-const DO_NOT_KEEP_CUES: &[&str] = &[
-    "don't remember this",
-    "don't remember that",
-    "dont remember this",
-    "do not remember this",
-    "do not remember that",
-    "don't save this",
-    "do not save this",
-    "don't store this",
-    "do not store this",
-    "don't keep this",
-    "do not keep this",
+/// Verbs of keeping after which the object names what not to keep, en/sv/da, lowercased, with
+/// the negation they take: "don't remember this", "spara inte det här", "gem ikke dette".
+/// `true`: the verb may take another object than words ("don't save that file", "don't keep
+/// this door open"), so the object must end the phrase or be followed by [`KEEP_FOLLOWERS`].
+const NOT_KEEP_VERBS: &[(&str, bool)] = &[
+    ("don't remember", false),
+    ("don't memorize", false),
+    ("don't memorise", false),
+    ("don't save", true),
+    ("don't store", true),
+    ("don't keep", true),
+    ("don't record", true),
+    ("don't log", true),
+    ("don't note", true),
+    ("don't write", true),
+    ("never remember", false),
+    ("kom inte ihåg", false),
+    ("spara inte", true),
+    ("lagra inte", true),
+    ("skriv inte ner", true),
+    ("låt bli att komma ihåg", false),
+    ("låt bli att spara", true),
+    ("husk ikke", false),
+    ("gem ikke", true),
+    ("skriv ikke ned", true),
+    ("lad være med at huske", false),
+    ("lad være med at gemme", true),
+];
+
+/// What not to keep after a verb of [`NOT_KEEP_VERBS`]: the message or what it holds.
+const NOT_KEEP_OBJECTS: &[&str] = &[
+    "this",
+    "that",
+    "any of this",
+    "any of that",
+    "what i just said",
+    "what i said",
+    "this one",
+    "det här",
+    "detta",
+    "det där",
+    "det",
+    "något av det här",
+    "det her",
+    "dette",
+    "det der",
+    "noget af det her",
+];
+
+/// Words that may follow "don't save this" when it is about the message ("don't save this in
+/// your memory", "… conversation", "… please"); any other word after an object makes the
+/// verb's object something else ("don't save that file").
+const KEEP_FOLLOWERS: &[&str] = &[
+    "please",
+    "to",
+    "in",
+    "anywhere",
+    "for",
+    "either",
+    "down",
+    "ok",
+    "okay",
+    "but",
+    "and",
+    "or",
+    "conversation",
+    "chat",
+    "message",
+    "part",
+    "bit",
+    "one",
+    "info",
+    "information",
+    "stuff",
+    "detail",
+    "details",
+    "snälla",
+    "heller",
+    "någonstans",
+    "i",
+    "men",
+    "och",
+    "tak",
+    "nogen",
+    "steder",
+    "og",
+    "samtal",
+    "samtale",
+    "meddelande",
+    "besked",
+    "del",
+];
+
+/// Requests not to keep a message that are no verb phrase, lowercased, en/sv/da: they count at
+/// the start of a sentence or after a lead ([`asks_not_to_keep`]).
+const NOT_KEEP_PHRASES: &[&str] = &[
     "off the record",
-    "kom inte ihåg det här",
-    "kom inte ihåg detta",
-    "spara inte det här",
-    "spara inte detta",
-    "husk ikke det her",
-    "husk ikke dette",
-    "gem ikke det her",
-    "gem ikke dette",
+    "between you and me",
+    "just between us",
+    "strictly between us",
+    "mellan oss sagt",
+    "mellem os sagt",
 ];
 
 /// A wish not to be remembered, lowercased, en/sv/da, a request wherever it stands in the
@@ -102,51 +181,88 @@ const DO_NOT_KEEP_CUES: &[&str] = &[
 /// salience, its "remember this" read as a request to keep it).
 const WISH_NOT_KEPT_CUES: &[&str] = &[
     "don't want you to remember",
-    "do not want you to remember",
-    "dont want you to remember",
     "rather you didn't remember",
-    "rather you did not remember",
     "no need to remember this",
     "no need to remember that",
     "you don't need to remember this",
     "you don't have to remember this",
+    "keep this between us",
+    "keep that between us",
+    "keep it between us",
+    "this stays between us",
+    "stays between you and me",
     "vill inte att du kommer ihåg",
     "vill inte att du minns",
     "vill inte att du sparar",
+    "stannar mellan oss",
+    "håll det mellan oss",
     "vil ikke have at du husker",
     "vil ikke have, at du husker",
     "vil ikke have du husker",
     "vil ikke have at du gemmer",
+    "bliver mellem os",
+    "hold det mellem os",
 ];
 
 /// Whether the user asks Minne not to keep this message: a wish not to be remembered anywhere
-/// in it ([`WISH_NOT_KEPT_CUES`]), or a request not to keep ([`DO_NOT_KEEP_CUES`]) at the start
-/// of a sentence or after "please"/"but"/"and" ("Please don't remember this, but …"): capture
+/// in it ([`WISH_NOT_KEPT_CUES`]), or a request not to keep at the start of a sentence or after
+/// "please"/"but"/"and": a verb of keeping with what not to keep ([`NOT_KEEP_VERBS`] and
+/// [`NOT_KEEP_OBJECTS`]: "Please don't save this, but …") or a phrase
+/// ([`NOT_KEEP_PHRASES`]: "Off the record: …"). "Do not" and "dont" read as "don't". Capture
 /// then stores no episode from it or from the reply to it, so nothing of it is recalled,
 /// consolidated or shown at session start, and replaces their words with [`WITHHELD`].
 /// "I don't remember that film" reports the speaker's memory and is no request.
 pub fn asks_not_to_keep(text: &str) -> bool {
-    let lower = text.to_lowercase().replace('’', "'");
+    let padded = format!(" {} ", text.to_lowercase().replace('’', "'"))
+        .replace(" do not ", " don't ")
+        .replace(" dont ", " don't ");
+    let lower = padded.trim();
     if WISH_NOT_KEPT_CUES.iter().any(|cue| lower.contains(cue)) {
         return true;
     }
-    let asked = |cues: &[&str], leads: &[&str]| {
-        cues.iter().any(|cue| {
-            lower.match_indices(cue).any(|(at, _)| {
-                let before = lower[..at].trim_end();
-                let word = before
-                    .rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
-                    .find(|w| !w.is_empty());
-                before.is_empty()
-                    || before.ends_with(['.', '!', '?', ':', ';', ',', '(', '"'])
-                    || word.is_some_and(|w| leads.contains(&w))
-            })
-        })
+    let leads = [
+        "please", "but", "and", "so", "snälla", "men", "och", "så", "og",
+    ];
+    // Where a request may start: the message's start, a sentence's, or after a lead word.
+    let starts_request = |at: usize| {
+        let before = lower[..at].trim_end();
+        let word = before
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .find(|w| !w.is_empty());
+        before.is_empty()
+            || before.ends_with(['.', '!', '?', ':', ';', ',', '(', '"', '-', '–'])
+            || word.is_some_and(|w| leads.contains(&w))
     };
-    asked(
-        DO_NOT_KEEP_CUES,
-        &["please", "but", "and", "snälla", "men", "och", "og"],
-    )
+    // Whether the phrase ends at `end`: nothing after it, a mark, or a follower word.
+    let ends_phrase = |end: usize| {
+        let rest = lower[end..].trim_start();
+        let next = rest
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .next()
+            .unwrap_or("");
+        rest.is_empty()
+            || !rest.starts_with(char::is_alphanumeric)
+            || KEEP_FOLLOWERS.contains(&next)
+    };
+    // Whole words only: "det" must not match the start of "detaljer".
+    let word_ends = |end: usize| !lower[end..].starts_with(char::is_alphanumeric);
+    let verb_request = NOT_KEEP_VERBS.iter().any(|&(verb, checked)| {
+        lower.match_indices(verb).any(|(at, _)| {
+            let after = &lower[at + verb.len()..];
+            starts_request(at)
+                && NOT_KEEP_OBJECTS.iter().any(|object| {
+                    let end = at + verb.len() + 1 + object.len();
+                    after.starts_with(' ')
+                        && after[1..].starts_with(object)
+                        && word_ends(end)
+                        && (!checked || ends_phrase(end))
+                })
+        })
+    });
+    verb_request
+        || NOT_KEEP_PHRASES
+            .iter()
+            .any(|cue| lower.match_indices(cue).any(|(at, _)| starts_request(at)))
 }
 
 /// The words that stand in the transcript for a message withheld at the user's request
@@ -231,6 +347,18 @@ mod tests {
             // A wish anywhere in the message; its "remember this" is no request to keep.
             "I don't want you to remember this, but my PIN is 4711.",
             "Jag vill inte att du kommer ihåg det, men jag har skulder.",
+            // Other verbs of keeping, "do not" and "dont", and what the request is about.
+            "Please don't save this.",
+            "Do not store this in your memory: my salary is 80000 SEK.",
+            "dont remember any of this",
+            "Don't write this down, but my debt is 20000.",
+            "Don't keep that, I was venting.",
+            "Between you and me, I'm looking for a new job.",
+            "Keep this between us: I'm pregnant.",
+            "Spara inte det här, men jag har skulder.",
+            "Mellan oss sagt: jag söker nytt jobb.",
+            "Gem ikke dette: jeg er gravid.",
+            "Lad være med at huske det her.",
         ] {
             assert!(asks_not_to_keep(text), "a request not to keep: {text}");
             assert!(!explicit_save(text), "nor a request to keep: {text}");
@@ -239,6 +367,12 @@ mod tests {
             "I don't remember this place at all.",
             "We talked off the record yesterday? No, on it.",
             "Jag kom inte ihåg det här numret.",
+            // A verb of keeping whose object is a thing, not the message.
+            "Don't save that file yet.",
+            "Don't keep this door open.",
+            "I don't remember that restaurant.",
+            "Spara inte detaljerna till sist.",
+            "Between us we have three cars.",
         ] {
             assert!(!asks_not_to_keep(text), "a report, not a request: {text}");
         }
