@@ -157,11 +157,6 @@ pub fn mask(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Whether `text` holds a secret (module doc).
-pub fn holds_secret(text: &str) -> bool {
-    matches!(mask(text), Cow::Owned(_))
-}
-
 /// A whitespace-separated word: its core (without the punctuation around it) and where the
 /// core sits in the text (bytes).
 #[derive(Debug, Clone, Copy)]
