@@ -238,7 +238,9 @@ fn create_private_dir(dir: &Path) -> Result<()> {
         action: "cannot create",
         path: dir.to_path_buf(),
         source,
-    })
+    })?;
+    // `create` keeps a folder that was there with its own mode (one made by hand, 0755).
+    crate::store::private::tighten_dir(dir, "data dir")
 }
 
 #[cfg(test)]
@@ -282,6 +284,17 @@ mod tests {
             !holds_data(&data.join("notes.txt")).unwrap(),
             "a file given as the data dir holds no data"
         );
+        // A folder others can read that holds what is not Minne's is not Minne's to tighten.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let refused = ensure_data_dir_with(&data, &KeyConfig::unencrypted())
+                .unwrap_err()
+                .to_string();
+            assert!(refused.contains("chmod 700"), "{refused}");
+            std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
+        }
         ensure_data_dir_with(&data, &KeyConfig::unencrypted()).unwrap();
         assert!(
             require_data(&data).is_ok(),

@@ -1,6 +1,6 @@
 //! The engine: one open context with its store, embedder and clock.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rusqlite::params;
@@ -18,7 +18,6 @@ use crate::keys::KeyConfig;
 use crate::llm::ChatModel;
 use crate::model::Role;
 use crate::store::{Store, fmt_fixed, fmt_utc};
-use chrono::Datelike;
 
 /// One open context: its store, the embedder and the clock handed in by the front end.
 #[derive(Debug)]
@@ -28,6 +27,9 @@ pub struct Engine {
     pub(crate) embedder: Arc<dyn Embedder>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) llm: Option<Arc<dyn ChatModel>>,
+    /// The data dir and the key dir this context lives in: no file Minne writes for the user
+    /// (an export) may land inside either ([`Engine::refuse_own_dirs`]).
+    pub(crate) own_dirs: [PathBuf; 2],
 }
 
 impl Engine {
@@ -61,12 +63,14 @@ impl Engine {
             return Err(Error::UnknownContext(context.to_string()));
         }
         let store = Store::open_with(&path, keys)?;
+        let (key_dir, _) = keys.resolve(data_dir)?;
         let mut engine = Engine {
             store,
             context: context.clone(),
             embedder,
             clock,
             llm: None,
+            own_dirs: [data_dir.to_path_buf(), key_dir],
         };
         // A forget that could not scrub the write-ahead log (a full disk) finishes it now.
         engine.finish_pending_scrub();
@@ -170,17 +174,17 @@ impl Engine {
     ) -> Result<ImportReport> {
         self.require_capture("capture")?;
         let messages_seen = sessions.iter().map(|s| s.messages.len()).sum();
-        // A date in the calendar's last years ("9999-12-31", a sentinel) cannot be stored
-        // safely: a time the message names ("tomorrow") would fall past 9999-12-31, which
-        // RFC 3339 cannot write, and every listing and recall would then fail on it.
-        // Nothing is stored: the whole import is refused, with what to fix.
+        // Every time stored must read back for every later reader: a date in the calendar's
+        // last years ("9999-12-31", a sentinel) would put a time the message names
+        // ("tomorrow") past what RFC 3339 writes, and one before 1900 (`create_time` -1e12)
+        // is no one's conversation and was written as a year no reader parsed. Nothing is
+        // stored: the whole import is refused, with what to fix.
         for s in sessions {
             for (i, m) in s.messages.iter().enumerate() {
-                if m.sent_at.to_utc().year() >= LAST_STORABLE_YEAR {
+                if let Err(why) = crate::store::check_storable(m.sent_at) {
                     return Err(Error::InvalidInput(format!(
-                        "message {} of session `{}` is dated {}, at the calendar's end: Minne \
-                         stores dates before the year {LAST_STORABLE_YEAR}; fix the message's \
-                         date in the file (nothing was imported)",
+                        "message {} of session `{}` {why}: {}; fix the message's date in the \
+                         file (nothing was imported)",
                         i + 1,
                         s.key,
                         m.sent_at.to_rfc3339()
@@ -198,6 +202,11 @@ impl Engine {
             .flat_map(|s| &s.messages)
             .filter(|m| m.sent_at.to_utc() > latest_plausible)
             .count();
+        let messages_at_epoch = sessions
+            .iter()
+            .flat_map(|s| &s.messages)
+            .filter(|m| m.sent_at.timestamp() == 0)
+            .count();
         let (sessions_added, new_messages) = self.store_sessions(&sessions, source)?;
         let job = self.run_capture(CaptureReason::Import, progress)?;
         // Counted from this import's own rows, never from the job or a table diff: another
@@ -214,6 +223,7 @@ impl Engine {
             messages_truncated,
             messages_cleaned,
             messages_in_future,
+            messages_at_epoch,
             commands: job.map(|j| j.commands).unwrap_or_default(),
             messages_withheld,
         })
@@ -387,10 +397,6 @@ pub(crate) fn dedupe_key_of(tx: &rusqlite::Transaction<'_>, message_id: i64) -> 
 /// How far past the engine's clock a message may be dated before an import reports it as
 /// dated in the future (minutes): clocks on two devices differ by a little.
 const FUTURE_SLACK_MINUTES: i64 = 10;
-
-/// The first year a message may not be dated in ([`Engine::import_sessions`]): times derived
-/// from its words ("next year", "in two weeks") must stay within RFC 3339's four-digit years.
-const LAST_STORABLE_YEAR: i32 = 9000;
 
 /// The key that makes re-imports idempotent: the same session, role, time and words are the
 /// same message.

@@ -167,6 +167,7 @@ impl Engine {
                 .map_err(|e| Error::InvalidInput(format!("export: {e}")))?,
             ExportFormat::Markdown => markdown(&value).into_bytes(),
         };
+        self.refuse_own_dirs(path)?;
         // A forget finds the export again by its path and rewrites or removes it: through a
         // symbolic link that would replace the link and leave the forgotten words in its
         // target (a fresh user found them there), so a link is refused.
@@ -219,6 +220,29 @@ impl Engine {
             messages,
             episodes,
         })
+    }
+
+    /// Refuses a path for a file Minne writes for the user (an export) that lies inside the
+    /// data dir or the key dir: there it could replace a context's database or key
+    /// (`--out <data dir>/work.sqlite --force` put personal's plaintext in work's place) or
+    /// be read as a context of its own (`backup.sqlite`). Both paths are compared after
+    /// resolving symbolic links and `..`, so no spelling of the path slips past.
+    /// Errors: [`Error::InvalidInput`] naming the folder and where to write instead.
+    pub(crate) fn refuse_own_dirs(&self, path: &Path) -> Result<()> {
+        let target = resolved(path);
+        for (dir, what) in self.own_dirs.iter().zip(["data dir", "key dir"]) {
+            let dir = resolved(dir);
+            if target.starts_with(&dir) {
+                return Err(Error::InvalidInput(format!(
+                    "{} is inside Minne's {what} ({}), where it could replace a context's \
+                     memories or key: write the export somewhere else, such as your home \
+                     folder (nothing was written)",
+                    path.display(),
+                    dir.display()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Takes what was forgotten out of the export files Minne wrote and tracks: a JSON
@@ -489,4 +513,25 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut file = options.open(path).map_err(io)?;
     file.write_all(bytes).map_err(io)?;
     file.sync_all().map_err(io)
+}
+
+/// `path` as the file system resolves it: the longest part of it that exists, canonical
+/// (links and `..` resolved), with the rest appended; an export's file need not exist yet,
+/// but its folder might be a link into the data dir.
+fn resolved(path: &Path) -> std::path::PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut head = absolute.as_path();
+    loop {
+        if let Ok(real) = head.canonicalize() {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                head = parent;
+            }
+            _ => return absolute,
+        }
+    }
 }

@@ -16,7 +16,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::import::transcript::hex;
 use crate::model::{EpisodeId, SessionId};
-use crate::store::{fmt_utc, parse_utc};
+use crate::store::{clamp_bound, fmt_utc, parse_utc};
 
 mod clauses;
 
@@ -739,7 +739,7 @@ impl Engine {
             ForgetScope::Session(id) => ("session_id = ?1".into(), vec![id.0.to_string()]),
             ForgetScope::TimeRange { from, to } => (
                 "sent_at >= ?1 AND sent_at < ?2".into(),
-                vec![fmt_utc(*from), fmt_utc(*to)],
+                vec![fmt_utc(clamp_bound(*from)), fmt_utc(clamp_bound(*to))],
             ),
             ForgetScope::Last(d) => {
                 let now = self.clock.now();
@@ -749,7 +749,7 @@ impl Engine {
                     .unwrap_or(DateTime::<Utc>::MIN_UTC);
                 (
                     "sent_at >= ?1 AND sent_at <= ?2".into(),
-                    vec![fmt_utc(from), fmt_utc(now)],
+                    vec![fmt_utc(clamp_bound(from)), fmt_utc(clamp_bound(now))],
                 )
             }
             ForgetScope::Context => ("1 = 1".into(), vec![]),

@@ -347,7 +347,9 @@ impl KeyStore {
         }
         builder
             .create(&self.dir)
-            .map_err(Self::io("cannot create", &self.dir))
+            .map_err(Self::io("cannot create", &self.dir))?;
+        // A key dir that was there keeps its mode through `create` (a 0777 one stayed so).
+        crate::store::private::tighten_dir(&self.dir, "key dir")
     }
 
     /// An exclusive lock on the key dir, held while a key is made, a plaintext store is
@@ -411,6 +413,8 @@ impl KeyStore {
         }
 
         let path = self.key_file(context);
+        // A key file others can read (copied in as 0644) is made owner-only before use.
+        crate::store::private::tighten_file(&path)?;
         match std::fs::read_to_string(&path) {
             Ok(text) => Ok(Some((
                 KeyRecord::parse(&text, &path.display())?,
@@ -478,6 +482,42 @@ impl KeyStore {
             ),
             marker,
         })
+    }
+
+    /// Before a new context's key is made: a key file already in the key dir for a context
+    /// whose database does not exist yet is none Minne made for it (one planted there, or
+    /// left from a database removed by hand), and adopting it would encrypt the new context
+    /// with a key someone else holds. It is renamed `<context>.key.unused-<UNIX seconds>`,
+    /// kept (it may open a database backed up elsewhere), and a warning names it. A database
+    /// file of zero bytes with a key beside it is a damaged context, not a new one: refused
+    /// with what to do, and nothing changes.
+    /// Errors: [`Error::InvalidInput`] for the damaged file, [`Error::Io`] when the rename fails.
+    fn set_aside_unused(&self, context: &str, db: &Path) -> Result<()> {
+        let file = self.key_file(context);
+        if !file.exists() {
+            return Ok(());
+        }
+        if db.exists() {
+            return Err(Error::InvalidInput(format!(
+                "the database of the context `{context}` ({}) is empty (0 bytes) though its key \
+                 is in {}: the file was damaged or cut short. Restore it from a backup; to start \
+                 the context afresh instead, delete {} and its key file",
+                db.display(),
+                file.display(),
+                db.display()
+            )));
+        }
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let aside = self.dir.join(format!("{context}.key.unused-{stamp}"));
+        std::fs::rename(&file, &aside).map_err(Self::io("cannot set aside", &file))?;
+        tracing::warn!(
+            "a key file for `{context}` was in the key dir before the context existed: not \
+             used; kept as {}",
+            aside.display()
+        );
+        Ok(())
     }
 
     /// Removes the stored record of `context` from wherever it is.
@@ -741,6 +781,9 @@ fn unlock_with(
         return Ok(finish(conn, store, context, found, None));
     }
     let mut notice = None;
+    if state == FileState::New {
+        store.set_aside_unused(&context, path)?;
+    }
     let (secret, found) = match store.load(&context)? {
         Some((record, place)) => (Secret::Key(record.current.clone()), Some((record, place))),
         None => match &config.passphrase {

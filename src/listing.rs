@@ -9,7 +9,7 @@ use crate::engine::Engine;
 use crate::episodes::{self, EPISODE_COLUMNS, EPISODE_FROM, EpisodeView};
 use crate::error::{Error, Result};
 use crate::model::{MessageId, Role};
-use crate::store::{fmt_utc, parse_utc};
+use crate::store::{clamp_bound, fmt_utc, parse_utc};
 
 /// One message of a time window with the episodes captured from it.
 #[derive(Debug, Clone, Serialize)]
@@ -57,18 +57,23 @@ impl Engine {
              WHERE m.sent_at >= ?1 AND m.sent_at < ?2 ORDER BY m.sent_at, m.id",
         )?;
         let rows = stmt
-            .query_map([fmt_utc(from), fmt_utc(to)], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, String>(6)?,
-                    r.get::<_, Option<String>>(7)?,
-                ))
-            })?
+            // Clamped: `--to 9999-12-31` ends at 10000-01-01, which would sort as text before
+            // every stored time.
+            .query_map(
+                [fmt_utc(clamp_bound(from)), fmt_utc(clamp_bound(to))],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, Option<String>>(7)?,
+                    ))
+                },
+            )?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut episodes_stmt = conn.prepare(&format!(
             "SELECT {EPISODE_COLUMNS} FROM {EPISODE_FROM} WHERE e.message_id = ?1 ORDER BY e.span_start"

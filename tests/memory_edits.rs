@@ -445,7 +445,9 @@ fn an_edited_memory_round_trips_through_export() {
         .edit_episode(id, "The spare key is in the REDBOX on the porch.")
         .unwrap();
 
-    let file = dir.path().join("export.json");
+    // Outside the data dir (`dir`), where Minne refuses to write an export.
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("export.json");
     engine
         .export(minne::export::ExportFormat::Json, &file)
         .unwrap();
@@ -591,7 +593,9 @@ fn an_edit_moves_the_event_time_to_the_new_words() {
         json.contains("20 January"),
         "recall shows the new time: {json}"
     );
-    let file = dir.path().join("export.json");
+    // Outside the data dir (`dir`), where Minne refuses to write an export.
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("export.json");
     engine
         .export(minne::export::ExportFormat::Json, &file)
         .unwrap();

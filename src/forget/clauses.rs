@@ -320,11 +320,14 @@ pub(crate) fn mentions(text: &str, topic: &str) -> Vec<Range<usize>> {
 /// echo when `s ≥ min(2, n)` and either `2s ≥ n` (it repeats at least half of what was
 /// forgotten) or `s ≥ 3` and `5s ≥ 3m` (most of what it says comes from it). A reply that
 /// shares a word or two with a long memory ("How is the new project going?" after a
-/// memory of meeting Anna about the new project in Berlin) is no echo.
+/// memory of meeting Anna about the new project in Berlin) is no echo. A sentence that
+/// repeats one of the forgotten words' [`distinctive`] words (a number, a code, a name) is
+/// an echo however short: "Got it: 4821." after "My bank PIN is 4821" says the PIN back.
 pub(crate) fn echoes(reply: &str, forgotten: &str) -> Vec<Range<usize>> {
     let gone = content_stems(forgotten);
     let n = gone.len();
-    if n == 0 {
+    let marked = distinctive(forgotten);
+    if n == 0 && marked.is_empty() {
         return Vec::new();
     }
     let words = tokenize(reply);
@@ -335,8 +338,39 @@ pub(crate) fn echoes(reply: &str, forgotten: &str) -> Vec<Range<usize>> {
         let own = content_stems(&reply[span.clone()]);
         let s = own.intersection(&gone).count();
         let m = own.len();
-        if s >= n.min(2) && (2 * s >= n || (s >= 3 && 5 * s >= 3 * m)) {
+        let repeats = n > 0 && s >= n.min(2) && (2 * s >= n || (s >= 3 && 5 * s >= 3 * m));
+        if repeats || w.iter().any(|w| marked.contains(&w.low)) {
             out.push(span);
+        }
+    }
+    out
+}
+
+/// The words of `text` that say which memory it is, however short a sentence repeating them
+/// (lowercased): a number of three digits or more, or a code of letters and digits ("4821",
+/// "80000", "B12", "SE4500"), a PIN, a price, a flight; and a name, a word written with a
+/// capital inside its sentence that is no stop word ("Anna", "Jonna", "Malmö", "PIN"). A
+/// sentence's first word is read as no name: its capital says nothing. Resolved times
+/// Minne wrote into a memory ("[2026-03-01 – 2026-03-02]") are left out.
+pub(crate) fn distinctive(text: &str) -> HashSet<String> {
+    let masked = blank_annotations(text);
+    let words = tokenize(&masked);
+    let mut out = HashSet::new();
+    for sentence in sentences(&masked, &words) {
+        for (i, w) in words[sentence].iter().enumerate() {
+            if w.punct {
+                continue;
+            }
+            let digits = w.low.chars().filter(char::is_ascii_digit).count();
+            let letters = w.low.chars().filter(|c| c.is_alphabetic()).count();
+            let code = digits >= 3 || (digits >= 1 && letters >= 1 && digits + letters >= 3);
+            let name = i > 0
+                && w.capital
+                && letters >= 3
+                && !crate::recall::lexical::content_words(&w.low, &[]).is_empty();
+            if code || name {
+                out.insert(w.low.clone());
+            }
         }
     }
     out
@@ -527,6 +561,11 @@ mod tests {
             echoes(reply, long).is_empty(),
             "2 of 6 stems shared, and 2 < 3: not an echo"
         );
+        let reply = "Thanks! Say hi to the team.";
+        assert!(
+            echoes(reply, long).is_empty(),
+            "no content stem and no name of the memory: small talk"
+        );
         let reply = "Got it: your salary is 80000 SEK.";
         assert_eq!(
             texts(
@@ -535,6 +574,42 @@ mod tests {
             ),
             [reply],
             "shares salary, 80000 and sek, most of the forgotten stems"
+        );
+    }
+
+    #[test]
+    fn finding_3_a_short_reply_that_repeats_a_number_code_or_name_is_an_echo() {
+        // Each reply shares one word with what was forgotten, below the two-stem bar, but
+        // that word is the memory: the PIN, the code, the name.
+        for (forgotten, reply) in [
+            ("My bank PIN is 4821", "Got it: 4821."),
+            ("Min portkod är 7733", "Okej, 7733!"),
+            ("Min dørkode er 1590", "Noteret: 1590."),
+            ("The wifi password is TigerLily7", "Saved: tigerlily7"),
+            ("My flight is SK1427 on Friday", "SK1427, noted."),
+            (
+                "Remember that I told Jonna about the job",
+                "Noted about Jonna.",
+            ),
+        ] {
+            assert_eq!(
+                texts(reply, &echoes(reply, forgotten)),
+                [reply],
+                "{reply:?} says back a distinctive word of {forgotten:?}"
+            );
+        }
+        // A number too short to tell a memory by, a capital that starts a sentence, and a
+        // word the memory does not hold are none.
+        assert!(echoes("Step 2 is done.", "My bank PIN is 4821").is_empty());
+        assert!(echoes("Got it.", "My bank PIN is 4821").is_empty());
+        assert!(echoes("Sure, call me at 5.", "My door code is 5").is_empty());
+        assert_eq!(
+            distinctive("Bank details: my PIN is 4821 and Erik knows it."),
+            ["pin", "4821", "erik"]
+                .map(String::from)
+                .into_iter()
+                .collect(),
+            "'Bank' opens the sentence; 'my', 'is', 'and', 'knows', 'it' are no names"
         );
     }
 }

@@ -69,8 +69,17 @@ fn parse_conversation(ci: usize, conversation: &Value) -> Result<Option<ParsedSe
         let Some(text) = message.get("content").and_then(content_text) else {
             continue;
         };
-        let sent_at = message
-            .get("create_time")
+        let stamped = message.get("create_time").filter(|v| v.is_number());
+        if let Some(t) = stamped.filter(|v| unix_time(v).is_none()) {
+            return Err(format!(
+                "conversation {ci} (\"{title}\"): message `{node_id}` has create_time {t}, \
+                 outside the times Minne stores ({}-01-01 to {}-12-31, UTC); \
+                 nothing from the file was imported",
+                crate::store::FIRST_STORABLE_YEAR,
+                crate::store::LAST_STORABLE_YEAR - 1
+            ));
+        }
+        let sent_at = stamped
             .and_then(unix_time)
             .or_else(|| messages.last().map(|m| m.sent_at))
             .or(conversation_time)

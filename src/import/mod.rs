@@ -171,6 +171,10 @@ pub struct ImportReport {
     /// Messages dated more than 10 minutes after the engine's clock: stored with the time they
     /// carry, and reported, since their age reads as negative until that time comes.
     pub messages_in_future: usize,
+    /// Messages dated at the UNIX epoch's first second (1970-01-01T00:00:00Z, `create_time`
+    /// 0): stored as dated, and reported, since a time of 0 is most often a time the exporter
+    /// did not have.
+    pub messages_at_epoch: usize,
     /// Commands in the user's words acted on at once ("remember that …", "forget what I said
     /// about …"), each with what it stored or removed (seed 003: no silent success).
     pub commands: Vec<crate::consolidate::AppliedCommand>,
@@ -185,6 +189,11 @@ pub struct ImportReport {
 /// longer one (a pasted log, a 5 MB dump) is cut at a character boundary and counted in the
 /// report, so one runaway message cannot bloat the store or the embedder.
 pub const MAX_MESSAGE_BYTES: usize = 100_000;
+
+/// The largest file import reads (bytes, 1 GB): a ChatGPT export of years of daily use is a
+/// few hundred MB; parsing holds the file and its JSON tree in memory together (several times
+/// its size), so a larger one is refused before anything is read, with the limit in the error.
+pub const MAX_IMPORT_BYTES: u64 = 1_000_000_000;
 
 /// Whether import leaves `c` out of a message: a control character other than tab and the
 /// line breaks, a bidirectional embedding, override or isolate (U+202A–U+202E,
@@ -305,11 +314,49 @@ pub(crate) type ParsedMessage = NewMessage;
 /// (JSON allows none, and a fresh user's file was refused as "broken JSON at line 1, column
 /// 1"). Errors: [`Error::Io`] when it cannot be read, [`Error::Import`] when it is not UTF-8.
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    let mut bytes = std::fs::read(path).map_err(|source| Error::Io {
+    use std::io::Read;
+    let io = |source| Error::Io {
         action: "cannot read",
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    // Only a regular file is an export: `/dev/zero` grew memory without bound, and a named
+    // pipe blocked the import until someone wrote to it. Looked at before it is opened
+    // (opening a pipe for reading waits for a writer), and again once open.
+    let not_file = |meta: &std::fs::Metadata| !meta.is_file();
+    let meta = std::fs::metadata(path).map_err(io)?;
+    let file = if not_file(&meta) {
+        None
+    } else {
+        Some(std::fs::File::open(path).map_err(io)?)
+    };
+    let meta = match &file {
+        Some(f) => f.metadata().map_err(io)?,
+        None => meta,
+    };
+    let file = match file {
+        Some(f) if !not_file(&meta) => f,
+        _ => return Err(not_regular(path, &meta)),
+    };
+    let too_big = || Error::Import {
+        path: path.to_path_buf(),
+        reason: format!(
+            "the file is larger than {} MB, the most Minne imports at once: split the export \
+             into smaller files (each conversation list is a JSON array) and import each",
+            MAX_IMPORT_BYTES / 1_000_000
+        ),
+    };
+    if meta.len() > MAX_IMPORT_BYTES {
+        return Err(too_big());
+    }
+    // Bounded as read too: a file that grows while it is read stops at the limit.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_IMPORT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_IMPORT_BYTES {
+        return Err(too_big());
+    }
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
@@ -317,6 +364,19 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
         path: path.to_path_buf(),
         reason: format!("the file is not UTF-8 text ({e}); save it as UTF-8 and retry"),
     })
+}
+
+/// Why `path` is no file to import: a folder, or a device, pipe or socket.
+fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Error {
+    let kind = if meta.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file (a device, pipe or socket)"
+    };
+    Error::Import {
+        path: path.to_path_buf(),
+        reason: format!("the path is {kind}: give the export file itself (conversations.json)"),
+    }
 }
 
 /// Reads `path` as a JSON value of the named format (for messages). Errors: as

@@ -5,13 +5,14 @@
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, FixedOffset, SecondsFormat, Timelike, Utc};
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
 use crate::keys::{Key, KeyConfig, Notice};
 
 mod migrations;
+pub(crate) mod private;
 
 use migrations::MIGRATIONS;
 
@@ -143,23 +144,84 @@ impl Store {
     }
 }
 
+/// The first year a stored time may fall in: earlier dates are no conversation of anyone's
+/// (an export's `create_time` of `-1e12`, a sentinel 0001-01-01) and every reader of the store
+/// must be able to read each stored time back (RFC 3339 has no year before 0000).
+pub const FIRST_STORABLE_YEAR: i32 = 1900;
+
+/// The first year a message may not be dated in: times derived from its words ("next year",
+/// "in two weeks") must stay within RFC 3339's four-digit years.
+pub const LAST_STORABLE_YEAR: i32 = 9000;
+
+/// Whether a message may be dated `t`: within [`FIRST_STORABLE_YEAR`, `LAST_STORABLE_YEAR`)
+/// (UTC). Errors: what is out of range and the range, for the caller's message.
+pub fn check_storable(t: DateTime<FixedOffset>) -> std::result::Result<(), String> {
+    let year = t.to_utc().year();
+    if (FIRST_STORABLE_YEAR..LAST_STORABLE_YEAR).contains(&year) {
+        return Ok(());
+    }
+    let when = if year < FIRST_STORABLE_YEAR {
+        "before"
+    } else {
+        "at the calendar's end, after"
+    };
+    Err(format!(
+        "is dated {when} the times Minne stores ({FIRST_STORABLE_YEAR}-01-01 to {}-12-31, UTC)",
+        LAST_STORABLE_YEAR - 1
+    ))
+}
+
+/// `t` moved into the range a stored time can be compared in: a bound of a time range
+/// (`forget --to 9999-12-31` ends at 10000-01-01, which RFC 3339 cannot write and which, as
+/// text, sorts before every stored time) becomes the first or last instant of years 0000 to
+/// 9999, so it still covers every stored time it should.
+pub(crate) fn clamp_bound(t: DateTime<Utc>) -> DateTime<Utc> {
+    t.clamp(first_instant(), last_instant())
+}
+
+/// 0000-01-01T00:00:00Z: the first instant RFC 3339 writes.
+fn first_instant() -> DateTime<Utc> {
+    chrono::NaiveDate::from_ymd_opt(0, 1, 1)
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map_or(DateTime::<Utc>::MIN_UTC, |t| t.and_utc())
+}
+
+/// 9999-12-31T23:59:59.999Z: the last instant RFC 3339 writes, to the millisecond.
+fn last_instant() -> DateTime<Utc> {
+    chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_milli_opt(23, 59, 59, 999))
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
+}
+
 /// A UTC time as stored: RFC 3339, fixed width (milliseconds, `Z`), so text order is time order.
 pub(crate) fn fmt_utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// Reads a stored UTC time.
-/// A time past 9999-12-31 written by chrono's `to_rfc3339` ("+10000-01-01T00:00:00+00:00",
-/// stored before imports refused such dates) reads as the last storable instant, so that a
-/// store holding one still lists and recalls.
+/// A stored time chrono wrote outside RFC 3339's four-digit years, read as the nearest
+/// instant RFC 3339 can write: "+10000-01-01T…" (stored before imports refused such dates) as
+/// 9999-12-31T23:59:59, "-29719-04-05T…" (an export's `create_time` of `-1e12`, stored before
+/// imports refused dates before 1900) as 0000-01-01T00:00:00. So a store holding one still
+/// lists, recalls, exports and forgets. `None` for any other text.
+fn out_of_range(s: &str) -> Option<DateTime<Utc>> {
+    let sign = s.chars().next().filter(|c| matches!(c, '+' | '-'))?;
+    let digits = s[1..].chars().take_while(char::is_ascii_digit).count();
+    // chrono writes a signed year with at least four digits: "-0001-…" is year -1, "+12-" no
+    // year at all.
+    if digits < 4 || !s[1 + digits..].starts_with('-') {
+        return None;
+    }
+    Some(match sign {
+        '+' => last_instant().with_nanosecond(0).unwrap_or(last_instant()),
+        _ => first_instant(),
+    })
+}
+
+/// Reads a stored UTC time; one out of RFC 3339's range reads as its nearest end
+/// ([`out_of_range`]).
 pub(crate) fn parse_utc(s: &str) -> Result<DateTime<Utc>> {
-    if s.starts_with('+') && s[1..].chars().take_while(char::is_ascii_digit).count() > 4 {
-        return Ok(DateTime::<Utc>::from_naive_utc_and_offset(
-            chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
-                .and_then(|d| d.and_hms_opt(23, 59, 59))
-                .unwrap_or_default(),
-            Utc,
-        ));
+    if let Some(t) = out_of_range(s) {
+        return Ok(t);
     }
     DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
@@ -171,8 +233,12 @@ pub(crate) fn fmt_fixed(t: DateTime<FixedOffset>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, false)
 }
 
-/// Reads a stored time with offset.
+/// Reads a stored time with offset; one out of RFC 3339's range reads as its nearest end,
+/// in UTC ([`out_of_range`]).
 pub(crate) fn parse_fixed(s: &str) -> Result<DateTime<FixedOffset>> {
+    if let Some(t) = out_of_range(s) {
+        return Ok(t.fixed_offset());
+    }
     DateTime::parse_from_rfc3339(s)
         .map_err(|e| Error::InvalidInput(format!("stored time `{s}` is not RFC 3339: {e}")))
 }
@@ -257,10 +323,81 @@ mod tests {
     fn a_stored_time_past_the_year_9999_reads_as_its_last_second() {
         let t = parse_utc("+10000-01-01T00:00:00+00:00").unwrap();
         assert_eq!(fmt_utc(t), "9999-12-31T23:59:59.000Z");
+        assert_eq!(
+            parse_fixed("+10000-01-01T00:00:00+00:00")
+                .map(fmt_fixed)
+                .ok()
+                .as_deref(),
+            Some("9999-12-31T23:59:59+00:00")
+        );
         assert!(parse_utc("2026-12-03T06:00:00.000Z").is_ok());
         assert!(
             parse_utc("+12-01-01").is_err(),
             "a short signed year is no such time"
+        );
+    }
+
+    #[test]
+    fn a_stored_time_before_the_year_0_reads_as_the_first_instant() {
+        // What chrono writes for an export's `create_time` of -1e12 (by `to_rfc3339_opts`):
+        // stored by older builds, it made every later read of the store fail.
+        let chrono_wrote = DateTime::from_timestamp(-1_000_000_000_000, 0)
+            .map(fmt_utc)
+            .unwrap();
+        assert!(chrono_wrote.starts_with("-29719-"), "{chrono_wrote}");
+        assert_eq!(
+            parse_utc(&chrono_wrote).map(fmt_utc).ok().as_deref(),
+            Some("0000-01-01T00:00:00.000Z")
+        );
+        assert_eq!(
+            parse_fixed("-0001-12-31T23:00:00+00:00")
+                .map(fmt_fixed)
+                .ok()
+                .as_deref(),
+            Some("0000-01-01T00:00:00+00:00"),
+            "year -1 is before year 0 too"
+        );
+        assert!(
+            parse_utc("-12-01-01").is_err(),
+            "a short signed year is no such time"
+        );
+    }
+
+    #[test]
+    fn the_storable_range_is_1900_to_8999_and_says_so() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap();
+        assert!(check_storable(at("1900-01-01T00:00:00Z")).is_ok());
+        assert!(check_storable(at("8999-12-31T23:59:59Z")).is_ok());
+        // 1900-01-01 00:30 in UTC+01:00 is 1899-12-31 23:30 UTC: the range is UTC's.
+        let early = check_storable(at("1900-01-01T00:30:00+01:00")).unwrap_err();
+        assert!(
+            early.contains("before") && early.contains("1900-01-01"),
+            "{early}"
+        );
+        let late = check_storable(at("9000-01-01T00:00:00Z")).unwrap_err();
+        assert!(late.contains("8999-12-31"), "{late}");
+    }
+
+    #[test]
+    fn a_range_bound_past_either_end_covers_every_storable_time() {
+        let end = DateTime::parse_from_rfc3339("10000-01-01T00:00:00Z")
+            .map(|t| t.to_utc())
+            .unwrap_or_else(|_| {
+                chrono::NaiveDate::from_ymd_opt(10000, 1, 1)
+                    .and_then(|d| d.and_hms_opt(0, 0, 0))
+                    .unwrap()
+                    .and_utc()
+            });
+        let stored = "8999-12-31T23:59:59.000Z";
+        assert!(
+            fmt_utc(end).as_str() < stored,
+            "unclamped, the bound sorts before stored times: the fault"
+        );
+        assert!(fmt_utc(clamp_bound(end)).as_str() > stored);
+        assert_eq!(fmt_utc(clamp_bound(end)), "9999-12-31T23:59:59.999Z");
+        assert_eq!(
+            fmt_utc(clamp_bound(DateTime::<Utc>::MIN_UTC)),
+            "0000-01-01T00:00:00.000Z"
         );
     }
 

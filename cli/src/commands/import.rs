@@ -111,6 +111,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             plural(report.messages_in_future, "message is", "messages are")
         );
     }
+    if report.messages_at_epoch > 0 {
+        eprintln!(
+            "warning: {} dated 1970-01-01 00:00:00 UTC (a time of 0, which exporters write \
+             when they have none); kept with that date: ages and time ranges read it as 1970",
+            plural(report.messages_at_epoch, "message is", "messages are")
+        );
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -85,6 +85,23 @@ impl McpServer {
         stdin.flush().unwrap();
     }
 
+    /// The next line the server writes, as JSON (every stdout line must be JSON-RPC).
+    pub fn next_message(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(REPLY_GUARD)
+            .unwrap_or_else(|e| panic!("no message ({e}); server stderr:\n{}", self.stderr()));
+        serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line}"))
+    }
+
+    /// Writes raw bytes to the server's stdin, as they are.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
     /// Sends a notification (no reply expected).
     pub fn notify(&mut self, method: &str, params: Value) {
         let msg = json!({"jsonrpc": "2.0", "method": method, "params": params});

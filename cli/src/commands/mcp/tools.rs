@@ -560,24 +560,53 @@ fn episodes_in_scope(
 }
 
 /// A conversation and its stored key, from the `session` id given to `remember`, a session
-/// key or a session number. Resolved first the way `remember` stores it (`mcp:<session>`),
-/// so an id that is also the key or number of an imported conversation means the MCP one,
-/// as the assistant meant it; then as a session key, then as a session number.
+/// key, an imported conversation's own id or a session number. Resolved first the way
+/// `remember` stores it (`mcp:<session>`), so an id that is also the key or number of an
+/// imported conversation means the MCP one, as the assistant meant it; then as a whole
+/// session key or the id a conversation had in its file (`1` for `transcript:1`, as `minne
+/// forget --session` reads it; two such conversations are named, nothing is picked); then as
+/// a session number. In a paused context no error names a stored key: an assistant may not
+/// list memories there, and a key is a conversation's title.
 fn session_id(engine: &Engine, session: &str) -> anyhow::Result<(SessionId, String)> {
     let namespaced = format!("{SOURCE}:{session}");
     if let Ok(id) = engine.session_id(&namespaced) {
         return Ok((id, namespaced));
     }
-    // The error of the key as given: it suggests the stored keys that contain it.
-    let as_given = match engine.session_id(session) {
-        Ok(id) => return Ok((id, session.to_string())),
-        Err(e) => e,
-    };
+    let reveal = engine.mode()? != minne::mode::Mode::Paused;
+    match engine.sessions_named(session)?.as_slice() {
+        [(id, key)] => return Ok((*id, key.clone())),
+        [] => {}
+        many => {
+            let keys = if reveal {
+                let keys: Vec<String> = many.iter().map(|(_, k)| format!("`{k}`")).collect();
+                format!(": {}", keys.join(" or "))
+            } else {
+                String::new()
+            };
+            bail!(
+                "`{session}` could mean {} conversations in `{}`{keys}; give the whole \
+                 session key (nothing was forgotten)",
+                many.len(),
+                engine.context()
+            );
+        }
+    }
     if let Ok(n) = session.parse::<i64>() {
         return Ok((SessionId(n), format!("#{n}")));
     }
-    Err(anyhow::Error::from(as_given))
-        .with_context(|| format!("no conversation `{session}` in `{}`", engine.context()))
+    if !reveal {
+        bail!(
+            "no conversation `{session}` in `{}` (the context is paused, so no stored session \
+             is named here; the user can see them with `minne list`)",
+            engine.context()
+        );
+    }
+    // The error of the key as given: it suggests the stored keys that contain it.
+    let as_given = engine.session_id(session).err().map_or_else(
+        || anyhow::anyhow!("no conversation `{session}`"),
+        anyhow::Error::from,
+    );
+    Err(as_given).with_context(|| format!("no conversation `{session}` in `{}`", engine.context()))
 }
 
 /// `minne context --session-start`: the session-start block as text, and as JSON (budget,

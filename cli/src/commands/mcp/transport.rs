@@ -29,13 +29,20 @@ use rmcp::model::{ErrorData, JsonRpcMessage, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Stdin, Stdout};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Stdin, Stdout};
 use tokio::sync::Notify;
 
 /// How long after end of input the server waits without writing any answer before it gives
 /// up on the requests still open and stops (seconds). Generous: one tool call may load the
 /// embedding model (seconds) and calls run one at a time.
 const IDLE_LIMIT: Duration = Duration::from_secs(120);
+
+/// The longest request line read (bytes, newline excluded): 16 MiB, above any tool call an
+/// assistant makes (a `remember` of the longest message Minne stores is 100 kB; one of 5 MB
+/// still reaches the tool, which says what is wrong). A longer line is read past, without
+/// keeping it, and answered with an invalid-request error that names the limit, so a 200 MB
+/// line costs no more memory than a short one.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Requests handed to rmcp and not yet answered, by id.
 #[derive(Debug, Default)]
@@ -117,6 +124,8 @@ pub struct Stdio {
     /// Lines read ahead while a request is in flight, in order.
     queue: VecDeque<Queued>,
     input_ended: bool,
+    /// Reading past the rest of a line longer than [`MAX_LINE_BYTES`].
+    skipping: bool,
 }
 
 impl Stdio {
@@ -128,6 +137,7 @@ impl Stdio {
             pending: Arc::new(Pending::default()),
             queue: VecDeque::new(),
             input_ended: false,
+            skipping: false,
         }
     }
 
@@ -154,8 +164,18 @@ closed stdin; stopping",
     /// Reads one line and queues what it holds: a message, or the error reply it deserves.
     /// Cancel safe: bytes read before a cancel stay in `self.line`.
     async fn read_one(&mut self) {
-        match self.input.read_until(b'\n', &mut self.line).await {
-            Ok(0) => {
+        if self.skipping {
+            return self.skip_rest().await;
+        }
+        // At most one byte past the limit, so an over-long line is told apart from one of
+        // exactly the limit, and never held whole.
+        let room = (MAX_LINE_BYTES + 2).saturating_sub(self.line.len()) as u64;
+        match (&mut self.input)
+            .take(room)
+            .read_until(b'\n', &mut self.line)
+            .await
+        {
+            Ok(0) if self.line.is_empty() => {
                 self.input_ended = true;
                 return;
             }
@@ -168,6 +188,24 @@ closed stdin; stopping",
                 return;
             }
         }
+        let content = self.line.len() - usize::from(self.line.ends_with(b"\n"));
+        if content > MAX_LINE_BYTES {
+            let ended = self.line.ends_with(b"\n");
+            self.line = Vec::new();
+            self.skipping = !ended;
+            self.queue.push_back(Queued::Error(ErrorReply {
+                error: ErrorData::invalid_request(
+                    format!(
+                        "a request line is longer than {} MiB, the most minne mcp reads: it \
+                         was not read; send a shorter request (a memory of up to 100 kB)",
+                        MAX_LINE_BYTES / (1024 * 1024)
+                    ),
+                    None,
+                ),
+                id: None,
+            }));
+            return;
+        }
         let line = std::mem::take(&mut self.line);
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
@@ -179,6 +217,31 @@ closed stdin; stopping",
             Ok(None) => {}
             Err(reply) => self.queue.push_back(Queued::Error(reply)),
         }
+    }
+
+    /// Reads past the rest of an over-long line without keeping it: up to its newline, or to
+    /// the end of input. Cancel safe: each chunk is consumed only once looked at.
+    async fn skip_rest(&mut self) {
+        let chunk = match self.input.fill_buf().await {
+            Ok(chunk) => chunk,
+            Err(e) => {
+                eprintln!("minne mcp: cannot read stdin: {e}; stopping");
+                self.input_ended = true;
+                return;
+            }
+        };
+        if chunk.is_empty() {
+            self.input_ended = true;
+            return;
+        }
+        let used = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                self.skipping = false;
+                i + 1
+            }
+            None => chunk.len(),
+        };
+        self.input.consume(used);
     }
 
     /// Writes an error reply on its own task: `receive` may be dropped at any await, and a
@@ -217,6 +280,24 @@ closed stdin; stopping",
             // A cancelled request still waiting its turn is not run at all (nor answered:
             // the client no longer wants the answer).
             self.queue.retain(|q| !q.is_request(&cancelled));
+        }
+        // An `id` that is there but no JSON-RPC id (null, an object, a list, true, 1.5): the
+        // message is a request the server cannot answer by its id, and so gets an
+        // invalid-request error without one (JSON-RPC 2.0 §5; MCP's error responses omit an
+        // id they cannot read). Taken as a notification, it went unanswered.
+        if let Some(raw) = value.get("id")
+            && id.is_none()
+        {
+            return Err(ErrorReply {
+                error: ErrorData::invalid_request(
+                    format!(
+                        "`id` must be a string or an integer, got {raw}: the request was not \
+                         run; send it again with such an id"
+                    ),
+                    None,
+                ),
+                id: None,
+            });
         }
         match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value.clone()) {
             Ok(message) => Ok(Some(message)),
