@@ -122,6 +122,17 @@ impl KeyConfig {
         {
             return Ok((dirs.config_dir().join("keys"), self.keyring.unwrap_or(true)));
         }
+        // `..` or `.` names no folder: the folder it resolves to does.
+        let resolved;
+        let data_dir = match data_dir.file_name() {
+            Some(_) => data_dir,
+            None => {
+                resolved = data_dir
+                    .canonicalize()
+                    .unwrap_or_else(|_| data_dir.to_path_buf());
+                resolved.as_path()
+            }
+        };
         let name = data_dir
             .file_name()
             .and_then(|n| n.to_str())
@@ -488,24 +499,13 @@ impl KeyStore {
     /// whose database does not exist yet is none Minne made for it (one planted there, or
     /// left from a database removed by hand), and adopting it would encrypt the new context
     /// with a key someone else holds. It is renamed `<context>.key.unused-<UNIX seconds>`,
-    /// kept (it may open a database backed up elsewhere), and a warning names it. A database
-    /// file of zero bytes with a key beside it is a damaged context, not a new one: refused
-    /// with what to do, and nothing changes.
-    /// Errors: [`Error::InvalidInput`] for the damaged file, [`Error::Io`] when the rename fails.
-    fn set_aside_unused(&self, context: &str, db: &Path) -> Result<()> {
+    /// kept (it may open a database backed up elsewhere), and a warning names it. (An empty
+    /// database file found on disk is refused as damaged before this, by `Store::open_with`.)
+    /// Errors: [`Error::Io`] when the rename fails.
+    fn set_aside_unused(&self, context: &str) -> Result<()> {
         let file = self.key_file(context);
         if !file.exists() {
             return Ok(());
-        }
-        if db.exists() {
-            return Err(Error::InvalidInput(format!(
-                "the database of the context `{context}` ({}) is empty (0 bytes) though its key \
-                 is in {}: the file was damaged or cut short. Restore it from a backup; to start \
-                 the context afresh instead, delete {} and its key file",
-                db.display(),
-                file.display(),
-                db.display()
-            )));
         }
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -617,6 +617,18 @@ struct Pending {
     place: Place,
 }
 
+/// The error for a context's database that exists, is empty (0 bytes) and has a key: Minne
+/// writes a header the moment it makes a store, so the file was cut short or emptied, and
+/// opening it would rebuild it as an empty store and hide that (issue 30, finding 8).
+fn damaged(path: &Path) -> Error {
+    Error::InvalidInput(format!(
+        "the database {} is empty (0 bytes) though its context has a key: it was damaged or \
+         cut short, and Minne will not rebuild it as an empty store. Restore it from a backup; \
+         to start this context afresh instead, delete the file and its key",
+        path.display()
+    ))
+}
+
 /// The state of a database file on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FileState {
@@ -713,10 +725,16 @@ fn read_write() -> OpenFlags {
 
 /// Opens the context database at `path` (`<data dir>/<context>.sqlite`) for the store:
 /// finds or makes its key (module doc), encrypts a plaintext file first, and verifies the key
-/// before anything is written. Errors: [`Error::WrongKey`] (nothing changed),
-/// [`Error::KeyMissing`], [`Error::KeyStore`], [`Error::Io`], [`Error::Database`].
-pub(crate) fn unlock(path: &Path, config: &KeyConfig) -> Result<(Connection, Unlocked)> {
-    unlock_with(path, config, read_write())
+/// before anything is written. `created`: the caller made the (empty) file just now, for a
+/// new context; an empty file it did not make, whose context has a key, is a damaged store.
+/// Errors: [`Error::WrongKey`] (nothing changed), [`Error::KeyMissing`], [`Error::KeyStore`],
+/// [`Error::Io`], [`Error::Database`], [`Error::InvalidInput`] for the damaged store.
+pub(crate) fn unlock(
+    path: &Path,
+    config: &KeyConfig,
+    created: bool,
+) -> Result<(Connection, Unlocked)> {
+    unlock_with(path, config, read_write(), created)
 }
 
 /// Opens an existing context database read-only with its key, for counting and
@@ -750,6 +768,7 @@ fn unlock_with(
     path: &Path,
     config: &KeyConfig,
     flags: OpenFlags,
+    created: bool,
 ) -> Result<(Connection, Unlocked)> {
     let (context, data_dir) = split_path(path)?;
     if config.encryption == Encryption::Off {
@@ -782,7 +801,12 @@ fn unlock_with(
     }
     let mut notice = None;
     if state == FileState::New {
-        store.set_aside_unused(&context, path)?;
+        // Under the lock a store another process is making already has its header, so an
+        // empty file here is either this call's own or one that lost its contents.
+        if !created && path.exists() && store.load(&context)?.is_some() {
+            return Err(damaged(path));
+        }
+        store.set_aside_unused(&context)?;
     }
     let (secret, found) = match store.load(&context)? {
         Some((record, place)) => (Secret::Key(record.current.clone()), Some((record, place))),
@@ -1084,7 +1108,7 @@ pub fn rotate(data_dir: &Path, context: &str, config: &KeyConfig) -> Result<KeyS
         crate::context::CONTEXT_FILE_EXTENSION
     ));
     require_encrypted_file(&path, context, config)?;
-    let (conn, mut unlocked) = unlock(&path, config)?;
+    let (conn, mut unlocked) = unlock(&path, config, false)?;
     settle_tombstone(&conn, &mut unlocked)?;
     let store = KeyStore::for_data_dir(config, data_dir)?;
     let _lock = store.lock()?;
@@ -1153,7 +1177,7 @@ pub fn set_passphrase(
         crate::context::CONTEXT_FILE_EXTENSION
     ));
     require_encrypted_file(&path, context, config)?;
-    let (conn, mut unlocked) = unlock(&path, config)?;
+    let (conn, mut unlocked) = unlock(&path, config, false)?;
     let tombstone = settle_tombstone(&conn, &mut unlocked)?;
     let store = KeyStore::for_data_dir(config, data_dir)?;
     let _lock = store.lock()?;
@@ -1195,7 +1219,7 @@ pub fn remove_passphrase(data_dir: &Path, context: &str, config: &KeyConfig) -> 
             "the context `{context}` already has a stored key, not a passphrase"
         )));
     }
-    let (conn, _) = unlock(&path, config)?;
+    let (conn, _) = unlock(&path, config, false)?;
     let lock = store.lock()?;
     let record = KeyRecord {
         current: Key::random()?,
@@ -1217,7 +1241,7 @@ pub fn remove_passphrase(data_dir: &Path, context: &str, config: &KeyConfig) -> 
     // for ever).
     drop(lock);
     // The next open moves the tombstone secret out of the file into the new record.
-    let (conn, mut reopened) = unlock(&path, config)?;
+    let (conn, mut reopened) = unlock(&path, config, false)?;
     settle_tombstone(&conn, &mut reopened)?;
     Ok(KeyStatus {
         context: context.to_string(),

@@ -366,3 +366,49 @@ fn finding_3_an_assistants_short_echo_of_a_forgotten_secret_goes_with_it() {
         assert!(!export.contains("4821"), "{way}: nor in an export");
     }
 }
+
+#[test]
+fn finding_6_a_key_file_planted_before_its_context_exists_is_set_aside_not_adopted() {
+    let dir = tempfile::tempdir().unwrap();
+    // The attacker's own context, whose key they hold.
+    let theirs = dir.path().join("theirs");
+    let clock = Arc::new(FixedClock::new(
+        Utc.with_ymd_and_hms(2026, 12, 6, 12, 0, 0).unwrap(),
+    ));
+    let personal = ContextName::new("personal").unwrap();
+    let embedder: Arc<dyn minne::embed::Embedder> = Arc::new(HashEmbedder::new(64));
+    drop(
+        Engine::open_with(
+            &theirs,
+            &personal,
+            &KeyConfig::default(),
+            embedder.clone(),
+            clock.clone(),
+        )
+        .unwrap(),
+    );
+    let planted = std::fs::read(dir.path().join("theirs.keys/personal.key")).unwrap();
+    // Planted in the victim's key dir before the victim's first run.
+    let keys = dir.path().join("mine.keys");
+    std::fs::create_dir(&keys).unwrap();
+    std::fs::write(keys.join("personal.key"), &planted).unwrap();
+
+    let mine = dir.path().join("mine");
+    drop(Engine::open_with(&mine, &personal, &KeyConfig::default(), embedder, clock).unwrap());
+    let made = std::fs::read(keys.join("personal.key")).unwrap();
+    assert_ne!(made, planted, "the new context has a key of its own");
+    let aside: Vec<_> = std::fs::read_dir(&keys)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("personal.key.unused-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "the planted key is kept aside: {aside:?}");
+    assert_eq!(std::fs::read(keys.join(&aside[0])).unwrap(), planted);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&keys), 0o700, "the key dir is owner-only");
+        assert_eq!(mode(&keys.join("personal.key")), 0o600);
+    }
+}

@@ -260,3 +260,75 @@ fn finding_7_an_import_reads_only_a_regular_file() {
         .failure()
         .stderr(predicate::str::contains("not a regular file"));
 }
+
+#[test]
+fn finding_8_an_empty_context_file_is_refused_as_damaged_not_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let good = dir.path().join("two.json");
+    std::fs::write(&good, TWO).unwrap();
+    minne(&data).arg("import").arg(&good).assert().success();
+    // The context `work` cut to 0 bytes (a disk that filled, a sync tool that failed).
+    let work = data.join("work.sqlite");
+    std::fs::write(&work, b"").unwrap();
+    for args in [
+        &["--context", "work", "status"][..],
+        &["--context", "work", "list"],
+    ] {
+        minne(&data).args(args).assert().failure().stderr(
+            predicate::str::contains("empty (0 bytes)")
+                .and(predicate::str::contains("Restore it from a backup")),
+        );
+        assert_eq!(
+            std::fs::metadata(&work).unwrap().len(),
+            0,
+            "{args:?}: the damaged file is left as it was, for the user to restore"
+        );
+    }
+    assert_eq!(messages(&data), 2, "the other context is untouched");
+}
+
+#[test]
+fn finding_8_a_data_dir_given_as_dotdot_opens_and_a_failed_first_open_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d");
+    let below = data.join("below");
+    std::fs::create_dir_all(&below).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let good = dir.path().join("two.json");
+    std::fs::write(&good, TWO).unwrap();
+
+    // A key dir that cannot be made (a file stands where it would go): the first open of
+    // `work` fails, and the empty file it began with must not stay to read as damaged.
+    let blocker = dir.path().join("not-a-folder");
+    std::fs::write(&blocker, b"").unwrap();
+    minne(&data)
+        .env("MINNE_CONFIG_DIR", &blocker)
+        .args(["--context", "work", "import"])
+        .arg(&good)
+        .assert()
+        .failure();
+    assert!(
+        !data.join("work.sqlite").exists(),
+        "the failed first open left no work.sqlite behind"
+    );
+
+    // `..` from inside the data dir: its keys go beside the folder it names (`d.keys`).
+    let mut cmd = minne(&data);
+    cmd.env_remove("MINNE_DATA_DIR")
+        .current_dir(&below)
+        .args(["--data-dir", "..", "--context", "work", "import"])
+        .arg(&good)
+        .assert()
+        .success();
+    assert!(dir.path().join("d.keys").join("work.key").exists());
+    let status = stdout_json(minne(&data).args(["--context", "work", "status", "--json"]));
+    assert_eq!(
+        status["messages"], 2,
+        "the same store opens by its full path: {status}"
+    );
+}

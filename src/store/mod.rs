@@ -37,16 +37,38 @@ impl Store {
     /// be created, [`Error::SchemaTooNew`] if a newer Minne wrote it, [`Error::Database`]
     /// otherwise.
     pub fn open_with(path: &Path, keys: &KeyConfig) -> Result<Store> {
-        if !path.exists() {
+        let created = !path.exists();
+        if created {
             create_owner_only(path)?;
-        } else if let Some(dir) = path.parent() {
-            // SQLite writes its log and shared-memory files beside the database even to
-            // read; in a folder it cannot write in, every command would fail with "unable to
-            // open database file" or "attempt to write a readonly database" and no hint.
-            check_writable(dir)?;
+        } else {
+            private::tighten_file(path)?;
+            if let Some(dir) = path.parent() {
+                // SQLite writes its log and shared-memory files beside the database even to
+                // read; in a folder it cannot write in, every command would fail with "unable
+                // to open database file" or "attempt to write a readonly database" and no hint.
+                check_writable(dir)?;
+            }
         }
+        let opened = Self::open_file(path, keys, created);
+        let still_empty = || std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
+        if created && opened.is_err() && still_empty() {
+            // The empty file this call made holds nothing of anyone's: left behind, it would
+            // read as a damaged store on the next open (issue 30, finding 8: `--data-dir ..`).
+            // One another process has written to since is not empty, and stays.
+            for leftover in [
+                path.to_path_buf(),
+                sidecar(path, "-wal"),
+                sidecar(path, "-shm"),
+            ] {
+                let _ = std::fs::remove_file(leftover);
+            }
+        }
+        opened
+    }
+
+    fn open_file(path: &Path, keys: &KeyConfig, created: bool) -> Result<Store> {
         // The key is the connection's first statement; `unlock` checks it before any write.
-        let (conn, mut unlocked) = crate::keys::unlock(path, keys)?;
+        let (conn, mut unlocked) = crate::keys::unlock(path, keys, created)?;
         // Another process (the app, the CLI, the MCP server) may hold the write lock briefly.
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.execute_batch(
@@ -241,6 +263,13 @@ pub(crate) fn parse_fixed(s: &str) -> Result<DateTime<FixedOffset>> {
     }
     DateTime::parse_from_rfc3339(s)
         .map_err(|e| Error::InvalidInput(format!("stored time `{s}` is not RFC 3339: {e}")))
+}
+
+/// `path` with `suffix` appended to its file name (SQLite's `-wal` and `-shm` files).
+fn sidecar(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    name.into()
 }
 
 /// Fails with a message that says what to do when nothing can be written in `dir` (a
