@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::capture::job::CaptureReason;
@@ -207,12 +207,17 @@ impl Engine {
             .flat_map(|s| &s.messages)
             .filter(|m| m.sent_at.timestamp() == 0)
             .count();
-        let (sessions_added, new_messages) = self.store_sessions(&sessions, source)?;
+        let StoredSessions {
+            sessions_added,
+            messages_added: new_messages,
+            messages_resumed,
+        } = self.store_sessions(&sessions, source)?;
         let job = self.run_capture(CaptureReason::Import, progress)?;
         // Counted from this import's own rows, never from the job or a table diff: another
         // process capturing the same context at once shares the job and may encode some of
         // these messages itself (capture returns only when none is left pending).
         let episodes_added = self.episodes_from(&new_messages)?;
+        let episodes_resumed = self.episodes_from(&messages_resumed)?;
         let messages_withheld = self.withheld_among(&new_messages)?;
         Ok(ImportReport {
             sessions_seen: sessions.len(),
@@ -224,6 +229,8 @@ impl Engine {
             messages_cleaned,
             messages_in_future,
             messages_at_epoch,
+            messages_resumed: messages_resumed.len(),
+            episodes_resumed,
             commands: job.map(|j| j.commands).unwrap_or_default(),
             messages_withheld,
         })
@@ -247,14 +254,15 @@ impl Engine {
         Ok(n as usize)
     }
 
-    /// Stores parsed sessions in one transaction; returns the number of sessions added and the
+    /// Stores parsed sessions in one transaction; returns the number of sessions added, the
     /// ids of the messages added, each counted from its own INSERT (a row already stored, by
-    /// an earlier import or one running at the same time, is not this import's).
+    /// an earlier import or one running at the same time, is not this import's), and the ids
+    /// of the file's messages already stored but not yet captured (an interrupted import).
     fn store_sessions(
         &mut self,
         sessions: &[ParsedSession],
         source: &str,
-    ) -> Result<(usize, Vec<i64>)> {
+    ) -> Result<StoredSessions> {
         let secret = self.tombstone_secret()?;
         // Forgotten messages stay forgotten: a re-import of the same export skips them.
         let mut forgotten = std::collections::HashSet::new();
@@ -269,7 +277,8 @@ impl Engine {
             .store
             .conn_mut()
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let (mut sessions_added, mut messages_added) = (0, Vec::new());
+        let (mut sessions_added, mut messages_added, mut messages_resumed) =
+            (0, Vec::new(), Vec::new());
         for (si, session) in sessions.iter().enumerate() {
             if (0..session.messages.len()).all(|mi| forgotten.contains(&(si, mi))) {
                 continue;
@@ -300,6 +309,8 @@ impl Engine {
                    (id, session_id, external_id, dedupe_key, role, actor, text, sent_at, utc_offset_s, seq)
                  VALUES ((SELECT max(coalesce((SELECT max(id) FROM messages), 0), coalesce((SELECT max_id FROM id_high_water WHERE tbl = 'messages'), 0)) + 1), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
+            let mut uncaptured = tx
+                .prepare("SELECT id FROM messages WHERE dedupe_key = ?1 AND captured_at IS NULL")?;
             for (seq, m) in session.messages.iter().enumerate() {
                 if forgotten.contains(&(si, seq)) {
                     continue;
@@ -323,11 +334,21 @@ impl Engine {
                 ])?;
                 if inserted == 1 {
                     messages_added.push(tx.last_insert_rowid());
+                } else if let Some(id) = uncaptured
+                    .query_row([&key], |r| r.get::<_, i64>(0))
+                    .optional()?
+                {
+                    // Stored by an earlier run of this import that stopped before capture.
+                    messages_resumed.push(id);
                 }
             }
         }
         tx.commit()?;
-        Ok((sessions_added, messages_added))
+        Ok(StoredSessions {
+            sessions_added,
+            messages_added,
+            messages_resumed,
+        })
     }
 
     /// How many episodes the messages `message_ids` are the source of (each episode's own
@@ -353,6 +374,14 @@ impl Engine {
         let model = self.embedder.model_id().to_string();
         self.embed_missing(&model, progress)
     }
+}
+
+/// What [`Engine::store_sessions`] stored: row ids, each counted from its own statement.
+struct StoredSessions {
+    sessions_added: usize,
+    messages_added: Vec<i64>,
+    /// The file's messages an earlier run stored and left uncaptured.
+    messages_resumed: Vec<i64>,
 }
 
 /// The dedupe key message `message_id` should carry for its current words, recomputed after

@@ -412,3 +412,59 @@ fn finding_6_a_key_file_planted_before_its_context_exists_is_set_aside_not_adopt
         assert_eq!(mode(&keys.join("personal.key")), 0o600);
     }
 }
+
+#[test]
+fn finding_8_a_resumed_import_reports_the_episodes_it_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = [session(
+        "plans",
+        &[
+            (
+                "We decided to move to Malmö in May.",
+                utc("2026-03-02T09:00:00+01:00"),
+            ),
+            (
+                "I promised Lena to water her plants on Sunday.",
+                utc("2026-03-02T09:05:00+01:00"),
+            ),
+            (
+                "My sister Karin lives in Aarhus.",
+                utc("2026-03-02T09:10:00+01:00"),
+            ),
+        ],
+    )];
+    let mut engine = open(dir.path());
+    let clean = engine
+        .import_sessions(&file, "plans.json", &mut |_| {})
+        .unwrap();
+    assert!(clean.episodes_added > 0, "{clean:?}");
+    // What a kill after the messages were stored and before capture leaves: the messages
+    // stored, none captured, no episode.
+    {
+        let conn =
+            minne::keys::open_connection(engine.db_path(), &KeyConfig::unencrypted()).unwrap();
+        conn.execute_batch(
+            "PRAGMA foreign_keys = ON;
+             DELETE FROM episodes; UPDATE messages SET captured_at = NULL;",
+        )
+        .unwrap();
+    }
+    let resumed = engine
+        .import_sessions(&file, "plans.json", &mut |_| {})
+        .unwrap();
+    assert_eq!(resumed.messages_added, 0, "every message was stored before");
+    assert_eq!(resumed.messages_resumed, 3, "and none of them captured");
+    assert_eq!(
+        resumed.episodes_resumed, clean.episodes_added,
+        "finishing the capture makes what a clean import makes, and says so"
+    );
+    assert_eq!(count(&engine, "episodes") as usize, clean.episodes_added);
+    let again = engine
+        .import_sessions(&file, "plans.json", &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        (again.messages_resumed, again.episodes_resumed),
+        (0, 0),
+        "a third run has nothing left to finish"
+    );
+}

@@ -85,7 +85,7 @@ impl Engine {
                 "embedding episodes that have no vector from this model"
             );
         }
-        let mut done = 0;
+        let (mut done, mut added) = (0, 0);
         // Each batch starts after the last id of the one before (keyset pagination): asking
         // for "the first 64 pending" from the start would walk past every episode embedded so
         // far again, which made re-embedding quadratic (a 100k-episode store spent over 10
@@ -131,10 +131,15 @@ impl Engine {
                 let v = &vectors[slot[own.as_str()]];
                 let context =
                     (message != own).then(|| vector_to_blob(&vectors[slot[message.as_str()]]));
-                tx.execute(
+                // The model ran outside the transaction: an episode forgotten meanwhile (by
+                // another process) gets no vector, and one whose words were edited gets none
+                // of its old words; the edit embeds its own (issue 30, finding 8: a forget
+                // during an import failed it with "FOREIGN KEY constraint failed").
+                added += tx.execute(
                     "INSERT OR REPLACE INTO embeddings (episode_id, model_id, dims, vector, context_vector)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![id, model, v.len() as i64, vector_to_blob(v), context],
+                     SELECT ?1, ?2, ?3, ?4, ?5 FROM episodes e JOIN messages m ON m.id = e.message_id
+                     WHERE e.id = ?1 AND e.text = ?6 AND m.text = ?7",
+                    params![id, model, v.len() as i64, vector_to_blob(v), context, own, message],
                 )?;
             }
             tx.commit()?;
@@ -146,7 +151,7 @@ impl Engine {
             tracing::debug!(model, done, total, "re-embedding");
         }
         conn.execute("DELETE FROM embeddings WHERE model_id != ?1", [model])?;
-        Ok(done)
+        Ok(added)
     }
 }
 
@@ -235,6 +240,97 @@ mod tests {
             engine.embed_pending(&mut |_| {}).unwrap(),
             0,
             "nothing left"
+        );
+    }
+
+    /// The hash embedder under another model id, which forgets the context's first episode
+    /// from a second connection (another process) while it makes the first batch's vectors.
+    #[derive(Debug)]
+    struct ForgetsMidway {
+        hash: HashEmbedder,
+        db: PathBuf,
+        done: Mutex<bool>,
+    }
+
+    impl Embedder for ForgetsMidway {
+        fn model_id(&self) -> &str {
+            "hash-other"
+        }
+        fn dimensions(&self) -> usize {
+            self.hash.dimensions()
+        }
+        fn embed_passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+            let mut done = self.done.lock().unwrap();
+            if !*done {
+                *done = true;
+                let other =
+                    crate::keys::open_connection(&self.db, &crate::keys::KeyConfig::default())?;
+                other.execute_batch(
+                    "PRAGMA foreign_keys = ON;
+                     DELETE FROM episodes WHERE id = (SELECT min(id) FROM episodes);",
+                )?;
+            }
+            self.hash.embed_passages(texts)
+        }
+        fn embed_query(&self, text: &str) -> Result<Vec<f32>> {
+            self.hash.embed_query(text)
+        }
+    }
+
+    #[test]
+    fn finding_8_an_episode_forgotten_while_its_vector_is_made_gets_none_and_no_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(FixedClock::new(
+            Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap(),
+        ));
+        let personal = ContextName::new("personal").unwrap();
+        let messages: Vec<NewMessage> = (0..3)
+            .map(|i| NewMessage {
+                external_id: Some(format!("m{i}")),
+                role: Role::User,
+                actor: "user".into(),
+                text: format!("Note {i}: the parcel for number {i} goes to the north depot."),
+                sent_at: clock.now_fixed() + Duration::minutes(i),
+            })
+            .collect();
+        let db = {
+            let hash = Arc::new(HashEmbedder::new(64));
+            let mut engine = Engine::open(dir.path(), &personal, hash, clock.clone()).unwrap();
+            let session = NewSession {
+                key: "s1".into(),
+                messages,
+            };
+            engine
+                .import_sessions(&[session], "test", &mut |_| {})
+                .unwrap();
+            engine.store.path().to_path_buf()
+        };
+        let embedder = Arc::new(ForgetsMidway {
+            hash: HashEmbedder::new(64),
+            db,
+            done: Mutex::new(false),
+        });
+        let mut engine = Engine::open(dir.path(), &personal, embedder, clock).unwrap();
+        let before = engine.episode_count().unwrap() as usize;
+        assert_eq!(before, 3, "one episode per note");
+        // All three are read for the new model; one is forgotten while the model runs.
+        let added = engine
+            .embed_pending(&mut |_| {})
+            .expect("a memory forgotten meanwhile is no error");
+        assert_eq!(added, 2, "the two that remain get their vectors");
+        let (episodes, vectors): (i64, i64) = engine
+            .store
+            .conn()
+            .query_row(
+                "SELECT (SELECT count(*) FROM episodes), (SELECT count(*) FROM embeddings)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            (episodes, vectors),
+            (2, 2),
+            "no vector of the forgotten one"
         );
     }
 }

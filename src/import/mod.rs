@@ -175,6 +175,11 @@ pub struct ImportReport {
     /// 0): stored as dated, and reported, since a time of 0 is most often a time the exporter
     /// did not have.
     pub messages_at_epoch: usize,
+    /// Messages of the file an earlier run of the import stored but did not capture (it was
+    /// interrupted): not new, and captured by this run.
+    pub messages_resumed: usize,
+    /// Episodes captured from [`ImportReport::messages_resumed`] (not in `episodes_added`).
+    pub episodes_resumed: usize,
     /// Commands in the user's words acted on at once ("remember that …", "forget what I said
     /// about …"), each with what it stored or removed (seed 003: no silent success).
     pub commands: Vec<crate::consolidate::AppliedCommand>,

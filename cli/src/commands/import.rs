@@ -132,6 +132,14 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             plural(report.messages_seen, "message", "messages"),
             plural(report.episodes_added, "episode", "episodes"),
         );
+        if report.messages_resumed > 0 {
+            println!(
+                "  finished an earlier, interrupted import of this file: {} it had stored \
+                 were captured now, {} captured",
+                plural(report.messages_resumed, "message", "messages"),
+                plural(report.episodes_resumed, "episode", "episodes"),
+            );
+        }
         for line in crate::output::commands_applied(&report.commands) {
             println!("{line}");
         }
