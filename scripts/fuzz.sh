@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Fuzzes the import parsers (issue 6, "Bad input"): each cargo-fuzz target in fuzz/ runs for a
-# fixed number of executions on text it mutates from seed files. A crash stops the script,
-# leaves the input under fuzz/artifacts/<target>/ and prints how to replay it.
+# Fuzzes the import parsers (issue 6, "Bad input") and the MCP request stream (issue 30): each
+# cargo-fuzz target in fuzz/ runs for a fixed number of executions on inputs it mutates from
+# the committed corpus (fuzz/corpus/<target>, minimised) and seed files. A crash stops the
+# script, leaves the input under fuzz/artifacts/<target>/ and prints how to replay it.
 #
-# Usage: bash scripts/fuzz.sh [--runs N] [--target NAME]...
+# Usage: bash scripts/fuzz.sh [--runs N] [--target NAME]... [--minimise]
 #   --runs N      executions per target (default 1000000; scripts/test.sh passes 20000)
 #   --target NAME only this target (repeatable); default: every target in fuzz/Cargo.toml
+#   --minimise    afterwards, merge what the run found into fuzz/corpus/<target>, keeping the
+#                 smallest set of inputs with the same coverage (commit it after a long run)
 # Env:   CARGO_TARGET_DIR (default ~/.cache/minne-target), FUZZ_MAX_SECONDS (a time cap per
 #        target, default 1800), FUZZ_TOOLCHAIN (default: the pinned toolchain; see below)
 #
@@ -18,16 +21,18 @@ cd "$(dirname "$0")/.."
 
 runs=1000000
 targets=()
+minimise=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="${2:?--runs needs a number}"; shift 2 ;;
     --target) targets+=("${2:?--target needs a name}"); shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --minimise) minimise=1; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-  mapfile -t targets < <(sed -n 's/^name = "\(import_[a-z_]*\)"$/\1/p' fuzz/Cargo.toml)
+  mapfile -t targets < <(sed -n 's/^name = "\(import_[a-z_]*\|mcp_[a-z_]*\)"$/\1/p' fuzz/Cargo.toml)
 fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/minne-target}"
@@ -55,13 +60,14 @@ else
 fi
 
 # Seeds: tiny hand-written files (fuzz/seeds), plus small slices of the real exports in
-# ../shared/data when that folder is there. The corpus is rebuilt from them and kept between
-# runs (fuzz/corpus is ignored by git), so longer runs build on earlier ones.
+# ../shared/data when that folder is there. They go to fuzz/work/<target> (ignored by git),
+# where a run also writes what it finds, so longer runs build on earlier ones; the committed,
+# minimised corpus in fuzz/corpus/<target> is read, never written, except by --minimise.
 python3 - <<'PY'
 import json, os, shutil
 
 def put(target, name, value):
-    d = os.path.join("fuzz/corpus", target)
+    d = os.path.join("fuzz/work", target)
     os.makedirs(d, exist_ok=True)
     text = value if isinstance(value, str) else json.dumps(value)
     with open(os.path.join(d, "seed-" + name), "w", encoding="utf-8") as f:
@@ -128,11 +134,15 @@ for target in "${targets[@]}"; do
   echo "==> fuzz $target: $runs runs (sanitizer: $sanitizer)"
   log="$(mktemp)"
   started=$(now_ms)
-  mkdir -p "fuzz/artifacts/$target"
+  # The JSON dictionary helps the text parsers; the MCP target reads structured bytes.
+  dict=()
+  case "$target" in import_*) dict=(-dict=json.dict) ;; esac
+  mkdir -p "fuzz/artifacts/$target" "fuzz/work/$target" "fuzz/corpus/$target"
   # The binary the build above made, run directly: `cargo fuzz run` would build again first.
   if ! (cd fuzz && "$bin_dir/$target" -artifact_prefix="artifacts/$target/" \
       -runs="$runs" -max_total_time="$max_seconds" -max_len=8192 -timeout=10 \
-      -rss_limit_mb=2048 -dict=json.dict -print_final_stats=1 "corpus/$target") >"$log" 2>&1; then
+      -rss_limit_mb=2048 "${dict[@]}" -print_final_stats=1 "work/$target" "corpus/$target") \
+      >"$log" 2>&1; then
     tail -n 40 "$log"
     echo "fuzz.sh: $target CRASHED: the input is under fuzz/artifacts/$target/;" \
       "replay it with: (cd fuzz && cargo fuzz run -s $sanitizer $target artifacts/$target/<file>)," \
@@ -142,9 +152,20 @@ for target in "${targets[@]}"; do
   fi
   seconds=$(secs "$started" "$(now_ms)")
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+  cov=$(grep -ao 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   rm -f "$log"
-  summary+=("$(printf '%-18s %9s runs  cov %5s  %6s s' "$target" "${execs:-?}" "${cov:-?}" "$seconds")")
+  rm -rf "${TMPDIR:-/tmp}"/minne-fuzz-mcp-* # the MCP target's scratch stores
+  units=$(find "fuzz/work/$target" "fuzz/corpus/$target" -type f | wc -l)
+  if [ "$minimise" = 1 ]; then
+    merged="fuzz/corpus/$target.merged"
+    rm -rf "$merged" && mkdir -p "$merged"
+    (cd fuzz && "$bin_dir/$target" -merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+      "${merged#fuzz/}" "work/$target" "corpus/$target") >/dev/null 2>&1
+    rm -rf "fuzz/corpus/$target" && mv "$merged" "fuzz/corpus/$target"
+    units="$(find "fuzz/corpus/$target" -type f | wc -l) minimised"
+  fi
+  summary+=("$(printf '%-18s %9s runs  cov %5s  %8s s  corpus %s' "$target" "${execs:-?}" \
+    "${cov:-?}" "$seconds" "$units")")
 done
 echo "==> fuzz summary: no crashes"
 printf '%s\n' "${summary[@]}"

@@ -26,4 +26,4 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "tests: engine, CLI, desktop end-to-end"
 cargo test --workspace --locked --no-fail-fast
-step "fuzz: import parsers, 20,000 runs per target"; bash scripts/fuzz.sh --runs 20000
+step "fuzz: import parsers and the MCP request stream, 20,000 runs per target"; bash scripts/fuzz.sh --runs 20000

@@ -17,7 +17,8 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_route
 use super::tools::{
     self, ContextArgs, ForgetArgs, ListArgs, RecallArgs, RememberArgs, Reply, State,
 };
-use super::transport::Stdio;
+use super::transport::{Lines, Stdio};
+use tokio::io::{AsyncRead, AsyncWrite};
 
 /// What the server tells the assistant about itself at `initialize`.
 const INSTRUCTIONS: &str = "Minne is the user's long-term memory, kept on their computer. \
@@ -61,8 +62,18 @@ impl MinneServer {
     /// Serves on stdin/stdout until the client closes stdin and every request received is
     /// answered.
     pub async fn serve_stdio(self) -> anyhow::Result<()> {
+        self.serve_lines(Stdio::new()).await
+    }
+
+    /// Serves newline-delimited JSON-RPC on `transport` (stdio, or the fuzz target's pipe)
+    /// until its input ends and every request received is answered.
+    pub async fn serve_lines<R, W>(self, transport: Lines<R, W>) -> anyhow::Result<()>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
         let running = self
-            .serve(Stdio::new())
+            .serve(transport)
             .await
             .context("the MCP client did not complete the initialize handshake")?;
         running.waiting().await.context("the MCP server stopped")?;

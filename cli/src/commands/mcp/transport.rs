@@ -29,7 +29,9 @@ use rmcp::model::{ErrorData, JsonRpcMessage, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Stdin, Stdout};
+use tokio::io::{
+    AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, Stdin, Stdout,
+};
 use tokio::sync::Notify;
 
 /// How long after end of input the server waits without writing any answer before it gives
@@ -83,6 +85,26 @@ impl Pending {
         drop(errors);
         self.answered.notify_one();
     }
+
+    /// Waits until every request received has been answered, or until nothing was answered
+    /// for [`IDLE_LIMIT`].
+    async fn drain(&self) {
+        loop {
+            let open = self.open();
+            if open == 0 {
+                return;
+            }
+            let answered = self.answered.notified();
+            if tokio::time::timeout(IDLE_LIMIT, answered).await.is_err() {
+                eprintln!(
+                    "minne mcp: {open} request(s) still unanswered {}s after the client \
+closed stdin; stopping",
+                    IDLE_LIMIT.as_secs()
+                );
+                return;
+            }
+        }
+    }
 }
 
 /// A line read and not yet handed on, in the order received.
@@ -113,13 +135,17 @@ impl Queued {
 }
 
 /// Newline-delimited JSON-RPC over the process's stdin and stdout.
+pub type Stdio = Lines<Stdin, Stdout>;
+
+/// Newline-delimited JSON-RPC read from `R` and written to `W`: [`Stdio`] for `minne mcp`, an
+/// in-memory pipe for the fuzz target of the request stream (fuzz/fuzz_targets/mcp_stream.rs).
 #[derive(Debug)]
-pub struct Stdio {
-    input: BufReader<Stdin>,
+pub struct Lines<R, W> {
+    input: BufReader<R>,
     /// The line being read; kept across calls so a `receive` dropped mid-line (rmcp polls it
     /// in a `select!`) loses nothing.
     line: Vec<u8>,
-    output: Arc<tokio::sync::Mutex<Stdout>>,
+    output: Arc<tokio::sync::Mutex<W>>,
     pending: Arc<Pending>,
     /// Lines read ahead while a request is in flight, in order.
     queue: VecDeque<Queued>,
@@ -129,35 +155,27 @@ pub struct Stdio {
 }
 
 impl Stdio {
+    /// The transport over the process's stdin and stdout.
     pub fn new() -> Self {
-        Stdio {
-            input: BufReader::new(tokio::io::stdin()),
+        Lines::over(tokio::io::stdin(), tokio::io::stdout())
+    }
+}
+
+impl<R, W> Lines<R, W>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    /// The transport reading requests from `input` and writing answers to `output`.
+    pub fn over(input: R, output: W) -> Self {
+        Lines {
+            input: BufReader::new(input),
             line: Vec::new(),
-            output: Arc::new(tokio::sync::Mutex::new(tokio::io::stdout())),
+            output: Arc::new(tokio::sync::Mutex::new(output)),
             pending: Arc::new(Pending::default()),
             queue: VecDeque::new(),
             input_ended: false,
             skipping: false,
-        }
-    }
-
-    /// Waits until every request received has been answered, or until nothing was answered
-    /// for [`IDLE_LIMIT`].
-    async fn drain(&self) {
-        loop {
-            let open = self.pending.open();
-            if open == 0 {
-                return;
-            }
-            let answered = self.pending.answered.notified();
-            if tokio::time::timeout(IDLE_LIMIT, answered).await.is_err() {
-                eprintln!(
-                    "minne mcp: {open} request(s) still unanswered {}s after the client \
-closed stdin; stopping",
-                    IDLE_LIMIT.as_secs()
-                );
-                return;
-            }
         }
     }
 
@@ -319,8 +337,8 @@ struct ErrorReply {
 }
 
 /// Writes one message as one line and flushes, then settles its request.
-async fn write_line(
-    output: Arc<tokio::sync::Mutex<Stdout>>,
+async fn write_line<W: AsyncWrite + Unpin>(
+    output: Arc<tokio::sync::Mutex<W>>,
     pending: Arc<Pending>,
     message: TxJsonRpcMessage<RoleServer>,
 ) -> std::io::Result<()> {
@@ -354,7 +372,11 @@ async fn write_line(
     written
 }
 
-impl Transport<RoleServer> for Stdio {
+impl<R, W> Transport<RoleServer> for Lines<R, W>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
     type Error = std::io::Error;
 
     fn send(
@@ -392,7 +414,7 @@ impl Transport<RoleServer> for Stdio {
             let pending = Arc::clone(&self.pending);
             if self.input_ended {
                 if self.queue.is_empty() {
-                    self.drain().await;
+                    pending.drain().await;
                     return None;
                 }
                 // Requests are waiting behind one in flight: wait for its answer.
