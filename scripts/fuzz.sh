@@ -154,16 +154,23 @@ for target in "${targets[@]}"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   cov=$(grep -ao 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   rm -f "$log"
-  rm -rf "${TMPDIR:-/tmp}"/minne-fuzz-mcp-* # the MCP target's scratch stores
   units=$(find "fuzz/work/$target" "fuzz/corpus/$target" -type f | wc -l)
   if [ "$minimise" = 1 ]; then
+    # Merged into a fresh folder first: the committed corpus is replaced only by a merge that
+    # finished and kept something, never lost to a failed one.
     merged="fuzz/corpus/$target.merged"
     rm -rf "$merged" && mkdir -p "$merged"
-    (cd fuzz && "$bin_dir/$target" -merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-      "${merged#fuzz/}" "work/$target" "corpus/$target") >/dev/null 2>&1
-    rm -rf "fuzz/corpus/$target" && mv "$merged" "fuzz/corpus/$target"
-    units="$(find "fuzz/corpus/$target" -type f | wc -l) minimised"
+    if (cd fuzz && "$bin_dir/$target" -merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+        "${merged#fuzz/}" "work/$target" "corpus/$target") >/dev/null 2>&1 \
+        && [ -n "$(ls -A "$merged")" ]; then
+      rm -rf "fuzz/corpus/$target" && mv "$merged" "fuzz/corpus/$target"
+      units="$(find "fuzz/corpus/$target" -type f | wc -l) minimised"
+    else
+      rm -rf "$merged"
+      echo "fuzz.sh: $target: the merge failed; fuzz/corpus/$target is left as it was" >&2
+    fi
   fi
+  rm -rf "${TMPDIR:-/tmp}"/minne-fuzz-mcp-* # the MCP target's scratch stores
   summary+=("$(printf '%-18s %9s runs  cov %5s  %8s s  corpus %s' "$target" "${execs:-?}" \
     "${cov:-?}" "$seconds" "$units")")
 done
