@@ -207,11 +207,20 @@ impl Engine {
             .flat_map(|s| &s.messages)
             .filter(|m| m.sent_at.timestamp() == 0)
             .count();
+        let waiting = self.capture_status(0)?.messages_pending;
         let StoredSessions {
             sessions_added,
             messages_added: new_messages,
             messages_resumed,
         } = self.store_sessions(&sessions, source)?;
+        // A killed import of another file left its messages waiting: they are captured now,
+        // with these, and the user is told why this import takes longer (issue 30, LOW 24).
+        let messages_backlog = (waiting as usize).saturating_sub(messages_resumed.len());
+        if messages_backlog > 0 {
+            progress(ImportProgress::Backlog {
+                messages: messages_backlog,
+            });
+        }
         let job = self.run_capture(CaptureReason::Import, progress)?;
         // Counted from this import's own rows, never from the job or a table diff: another
         // process capturing the same context at once shares the job and may encode some of
@@ -231,6 +240,7 @@ impl Engine {
             messages_at_epoch,
             messages_resumed: messages_resumed.len(),
             episodes_resumed,
+            messages_backlog,
             commands: job.map(|j| j.commands).unwrap_or_default(),
             messages_withheld,
         })

@@ -1025,10 +1025,55 @@ fn forget_echoes(
             receipt,
         )?;
     }
+    let codes = clauses::codes(&said.words);
+    for later in later_with_codes(tx, said, &codes)? {
+        cut_sentences(
+            tx,
+            later,
+            |text| clauses::repeats_code(text, &codes),
+            secret,
+            receipt,
+        )?;
+    }
     Ok(())
 }
 
-/// Cuts from message `reply` (an assistant's) the sentences `find` points at, one at a time
+/// The messages after the one `said` came from, other than its conversation's replies
+/// ([`LATER_REPLIES`]), that hold one of `codes` ([`clauses::codes`] of the forgotten words):
+/// the assistant's replies in the context's later conversations (an assistant recalled the
+/// door code a week later) and the user's own later messages in any of them. Only a code
+/// counts there, not the overlap of [`clauses::echoes`]: talk about the same thing is no
+/// echo in another conversation, a PIN is. The SQL `instr` only narrows the scan; the
+/// sentence test is [`clauses::repeats_code`].
+fn later_with_codes(
+    tx: &Transaction<'_>,
+    said: &Said,
+    codes: &std::collections::HashSet<String>,
+) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    for code in codes {
+        let mut stmt = tx.prepare_cached(
+            "SELECT id FROM messages WHERE (sent_at > ?2 OR (sent_at = ?2 AND id > ?3))
+             AND (role = 'user' OR (session_id <> ?1 AND role = 'assistant'
+                  AND actor = 'assistant'))
+             AND instr(lower(text), ?4) > 0 ORDER BY sent_at, id",
+        )?;
+        let ids = stmt.query_map(
+            params![said.session_id, said.sent_at, said.message_id, code],
+            |r| r.get::<_, i64>(0),
+        )?;
+        for id in ids {
+            let id = id?;
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Cuts from message `reply` (an assistant's reply, or a later message of the user's) the
+/// sentences `find` points at, one at a time
 /// until it finds none: one inside an episode of the reply (an assistant's commitment)
 /// forgets that episode; a reply with nothing else in it and nothing resting on it goes
 /// whole; otherwise the sentence becomes [`REDACTED`], with a tombstone of the original.
@@ -1055,7 +1100,37 @@ fn cut_sentences(
         receipt.echoes += 1;
         let resting = episode_over(tx, reply, &echo)?;
         if let Some(episode) = resting {
-            forget_episode(tx, EpisodeId(episode), secret, receipt)?;
+            // An episode with more in it than the echo keeps the rest ("The plumber comes
+            // on Monday." of "The plumber comes on Monday. I gave him 739154."); one that
+            // is all echo goes.
+            let words: String =
+                tx.query_row("SELECT text FROM episodes WHERE id = ?1", [episode], |r| {
+                    r.get(0)
+                })?;
+            let cut = find(&words);
+            let mut kept = String::new();
+            let mut gone = String::new();
+            let mut at = 0;
+            for range in &cut {
+                kept.push_str(&words[at..range.start]);
+                gone.push_str(&words[range.clone()]);
+                gone.push(' ');
+                at = range.end;
+            }
+            kept.push_str(&words[at..]);
+            let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+            if cut.is_empty() || clauses::content_stems(&kept).is_empty() {
+                forget_episode(tx, EpisodeId(episode), secret, receipt)?;
+            } else {
+                trim_episode(
+                    tx,
+                    EpisodeId(episode),
+                    &kept,
+                    gone.trim_end(),
+                    secret,
+                    receipt,
+                )?;
+            }
             continue;
         }
         let others = resting_on(tx, reply)?;
@@ -1153,17 +1228,60 @@ pub(crate) fn cut_edited_echoes(
                 echoes.push(echo);
             }
         }
-        if echoes.is_empty() {
-            continue;
-        }
-        write_tombstone(tx, secret, &text, parse_utc(&sent_at)?, at)?;
-        // From the last to the first, so the earlier ranges still index the text.
-        for echo in echoes.iter().rev() {
-            crate::capture::restate::cut_span(tx, reply, echo.start, echo.end, EDITED)?;
-            cut += 1;
-        }
+        cut += cut_edits(tx, reply, &text, &sent_at, &echoes, secret, at)?;
     }
-    Ok(cut)
+    // A code the edit took away, repeated in a later conversation or a later message of the
+    // user's (later_with_codes).
+    let kept = clauses::codes(new);
+    let taken: std::collections::HashSet<String> = clauses::codes(old)
+        .into_iter()
+        .filter(|c| !kept.contains(c))
+        .collect();
+    let said = Said {
+        by_user: true,
+        session_id,
+        message_id,
+        sent_at,
+        words: old.to_string(),
+    };
+    // As a forget cuts them (cut_sentences): a later memory of the user's that holds the code
+    // keeps only its other sentences, since the edit took the code out of Minne.
+    let mut receipt = ForgetReceipt {
+        at,
+        ..ForgetReceipt::default()
+    };
+    for later in later_with_codes(tx, &said, &taken)? {
+        cut_sentences(
+            tx,
+            later,
+            |text| clauses::repeats_code(text, &taken),
+            secret,
+            &mut receipt,
+        )?;
+    }
+    Ok(cut + receipt.echoes)
+}
+
+/// Replaces the sentences `echoes` (byte ranges, in text order) of message `id`, whose
+/// words are `text`, with [`EDITED`], after a tombstone of `text`. Returns how many.
+fn cut_edits(
+    tx: &Transaction<'_>,
+    id: i64,
+    text: &str,
+    sent_at: &str,
+    echoes: &[std::ops::Range<usize>],
+    secret: &[u8],
+    at: DateTime<Utc>,
+) -> Result<usize> {
+    if echoes.is_empty() {
+        return Ok(0);
+    }
+    write_tombstone(tx, secret, text, parse_utc(sent_at)?, at)?;
+    // From the last to the first, so the earlier ranges still index the text.
+    for echo in echoes.iter().rev() {
+        crate::capture::restate::cut_span(tx, id, echo.start, echo.end, EDITED)?;
+    }
+    Ok(echoes.len())
 }
 
 /// The restatements of episode `id` (capture::restate) go with it: a message that holds

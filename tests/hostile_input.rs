@@ -367,6 +367,110 @@ fn finding_3_an_assistants_short_echo_of_a_forgotten_secret_goes_with_it() {
     }
 }
 
+/// The door code of the fresh attack on finding 3: said in one conversation, said back by
+/// the assistant in the next one a week later (an MCP run without a session key starts a
+/// conversation of its own), and repeated by the user in a third; with a memory that stays.
+fn door_code_store(dir: &Path) -> Engine {
+    let mut engine = open_with(dir, common::real_embedder());
+    let at = utc("2026-03-02T09:00:00+01:00");
+    let said = session(
+        "code",
+        &[
+            ("Our door code is 739154.", at),
+            (
+                "We decided to paint the kitchen green.",
+                at + Duration::seconds(20),
+            ),
+        ],
+    );
+    let week = at + Duration::days(7);
+    let mut asked = session(
+        "asked",
+        &[
+            ("What was the door code again?", week),
+            ("It is 739154.", week + Duration::seconds(5)),
+        ],
+    );
+    asked.messages[1].role = Role::Assistant;
+    asked.messages[1].actor = "assistant".into();
+    let told = session(
+        "told",
+        &[(
+            "The plumber comes on Monday. I gave him 739154 for the door.",
+            week + Duration::days(1),
+        )],
+    );
+    engine
+        .import_sessions(&[said, asked, told], "code.json", &mut |_| {})
+        .unwrap();
+    engine
+}
+
+/// After each way of forgetting the door code, no byte of it is left in any file, though
+/// the assistant said it back in another conversation and the user repeated it in a third;
+/// the other memories of those conversations stay.
+#[test]
+fn finding_3_an_echo_in_a_later_conversation_goes_with_the_secret() {
+    type Forget = fn(&mut Engine, minne::model::EpisodeId);
+    let ways: [(&str, Forget); 3] = [
+        ("forget --id", |e, id| {
+            e.forget(&ForgetScope::Episode(id)).unwrap();
+        }),
+        ("forget --topic", |e, _| {
+            let receipt = e
+                .forget(&ForgetScope::Topic {
+                    query: "our door code".into(),
+                })
+                .unwrap();
+            assert!(
+                receipt.episodes >= 1,
+                "the topic takes the code: {receipt:?}"
+            );
+        }),
+        ("edit", |e, id| {
+            e.edit_episode(id, "Our door code is on the fridge.")
+                .unwrap();
+        }),
+    ];
+    for (way, forget) in ways {
+        let dir = tempfile::tempdir().unwrap();
+        let mut engine = door_code_store(dir.path());
+        let id = engine
+            .list_episodes(50, 0)
+            .unwrap()
+            .into_iter()
+            .find(|e| e.text.contains("Our door code is 739154"))
+            .map(|e| e.id)
+            .expect("the code was captured as a memory of the user's");
+        assert!(
+            !common::occurrences(dir.path(), "739154").is_empty(),
+            "the code is stored before the forget"
+        );
+        forget(&mut engine, id);
+        assert_eq!(
+            common::occurrences(dir.path(), "739154"),
+            Vec::<String>::new(),
+            "{way}: the code is in no file: not the user's words, not the later reply, \
+             not the later message"
+        );
+        let export = engine.export_value().unwrap().to_string();
+        assert!(!export.contains("739154"), "{way}: nor in an export");
+        assert!(
+            export.contains("kitchen green"),
+            "{way}: the other memory stays"
+        );
+        // A topic forget takes every memory about the door code, the plumber's visit for
+        // the door with it; forgetting or editing the one memory cuts only the sentence
+        // that repeats the code.
+        if way != "forget --topic" {
+            assert!(
+                export.contains("The plumber comes on Monday"),
+                "{way}: the later message's other sentence stays"
+            );
+        }
+    }
+}
+
 #[test]
 fn finding_6_a_key_file_planted_before_its_context_exists_is_set_aside_not_adopted() {
     let dir = tempfile::tempdir().unwrap();
@@ -466,5 +570,90 @@ fn finding_8_a_resumed_import_reports_the_episodes_it_finished() {
         (again.messages_resumed, again.episodes_resumed),
         (0, 0),
         "a third run has nothing left to finish"
+    );
+}
+
+/// Issue 30, LOW 24: a later import of another file captures what a stopped import left
+/// waiting, and says so (in its progress before capture, and in its report) instead of
+/// reading as an import that is slow for no reason or as one that finished this file.
+#[test]
+fn finding_8_a_later_import_of_another_file_names_the_backlog_it_captures() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine = open(dir.path());
+    let big = [session(
+        "big",
+        &[
+            (
+                "We decided to move to Malmö in May.",
+                utc("2026-03-02T09:00:00+01:00"),
+            ),
+            (
+                "My sister Karin lives in Aarhus.",
+                utc("2026-03-02T09:10:00+01:00"),
+            ),
+        ],
+    )];
+    engine
+        .import_sessions(&big, "big.json", &mut |_| {})
+        .unwrap();
+    // The stopped import: its two messages stored, none captured.
+    {
+        let conn =
+            minne::keys::open_connection(engine.db_path(), &KeyConfig::unencrypted()).unwrap();
+        conn.execute_batch(
+            "PRAGMA foreign_keys = ON;
+             DELETE FROM episodes; UPDATE messages SET captured_at = NULL;",
+        )
+        .unwrap();
+    }
+    let small = [session(
+        "small",
+        &[(
+            "I promised Lena to water her plants on Sunday.",
+            utc("2026-03-05T09:00:00+01:00"),
+        )],
+    )];
+    let mut told = Vec::new();
+    let report = engine
+        .import_sessions(&small, "small.json", &mut |p| {
+            if let minne::import::ImportProgress::Backlog { messages } = p {
+                told.push(messages);
+            }
+        })
+        .unwrap();
+    assert_eq!(
+        told,
+        [2],
+        "the progress names the two waiting messages, once"
+    );
+    assert_eq!(
+        (
+            report.messages_added,
+            report.messages_resumed,
+            report.messages_backlog
+        ),
+        (1, 0, 2),
+        "one new message; nothing of this file was resumed; two of big.json's captured"
+    );
+    let pending: i64 = {
+        let conn =
+            minne::keys::open_connection(engine.db_path(), &KeyConfig::unencrypted()).unwrap();
+        conn.query_row(
+            "SELECT count(*) FROM messages WHERE captured_at IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        pending, 0,
+        "the backlog is captured, not left for every later import"
+    );
+    let again = engine
+        .import_sessions(&small, "small.json", &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        again.messages_backlog, 0,
+        "and the next import has none to name"
     );
 }

@@ -12,10 +12,13 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+/// What the lock file's name adds to its database's (`work.sqlite.capture-lock`).
+pub(crate) const LOCK_SUFFIX: &str = ".capture-lock";
+
 /// The lock file of the context database `db`.
 fn lock_path(db: &Path) -> PathBuf {
     let mut name = db.as_os_str().to_owned();
-    name.push(".capture-lock");
+    name.push(LOCK_SUFFIX);
     PathBuf::from(name)
 }
 

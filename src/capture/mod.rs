@@ -6,7 +6,7 @@
 
 pub mod job;
 pub mod llm;
-mod lock;
+pub(crate) mod lock;
 pub mod restate;
 pub mod rules;
 pub mod tone;

@@ -376,6 +376,34 @@ pub(crate) fn distinctive(text: &str) -> HashSet<String> {
     out
 }
 
+/// The words of `text` that name one secret wherever they recur, in any later conversation
+/// of the context (lowercased): the number and code words of [`distinctive`] ("4821",
+/// "SK1427", "tigerlily7"), without its names, which recur in talk about anything ("Anna"),
+/// and without a year (a four-digit number from 1900 to 2100): a calendar word, not a
+/// secret.
+pub(crate) fn codes(text: &str) -> HashSet<String> {
+    distinctive(text)
+        .into_iter()
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+        .filter(|w| !(w.len() == 4 && w.parse::<u16>().is_ok_and(|y| (1900..=2100).contains(&y))))
+        .collect()
+}
+
+/// The byte ranges of the sentences of `text` holding one of `codes` as a word ([`codes`]
+/// of a forgotten memory): what a later conversation said back of a secret ("Your door
+/// code 739154 still works?" a week after "the door code is 739154" was forgotten).
+pub(crate) fn repeats_code(text: &str, codes: &HashSet<String>) -> Vec<Range<usize>> {
+    if codes.is_empty() {
+        return Vec::new();
+    }
+    let words = tokenize(text);
+    sentences(text, &words)
+        .into_iter()
+        .filter(|s| words[s.clone()].iter().any(|w| codes.contains(&w.low)))
+        .map(|s| words[s.start].span.start..words[s.end - 1].span.end)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -611,5 +639,21 @@ mod tests {
                 .collect(),
             "'Bank' opens the sentence; 'my', 'is', 'and', 'knows', 'it' are no names"
         );
+    }
+
+    #[test]
+    fn finding_3_a_later_conversation_repeats_a_code_but_not_a_name_or_a_year() {
+        let forgotten = "Our door code is 739154 since Anna moved in, in 2019.";
+        assert_eq!(
+            codes(forgotten),
+            ["739154".to_string()].into_iter().collect(),
+            "Anna is a name and 2019 a year: both recur in talk about anything else"
+        );
+        let later = "Anna called. The code 739154 works again. We met in 2019.";
+        assert_eq!(
+            texts(later, &repeats_code(later, &codes(forgotten))),
+            ["The code 739154 works again."]
+        );
+        assert!(repeats_code("Call 7391 54.", &codes(forgotten)).is_empty());
     }
 }

@@ -62,8 +62,10 @@ fn parse_conversation(ci: usize, conversation: &Value) -> Result<Option<ParsedSe
             .or(conversation_time)
             .ok_or_else(|| {
                 format!(
-                    "conversation {ci} (\"{name}\"): message {mi} has no created_at, and \
-                     neither has the conversation; export it again"
+                    "conversation {ci} (\"{name}\"): message {mi} {}, and the conversation {}; \
+                     export it again",
+                    time_problem(message.get("created_at")),
+                    time_problem(conversation.get("created_at")),
                 )
             })?;
         messages.push(ParsedMessage {
@@ -168,6 +170,24 @@ fn iso_time(v: &Value) -> Option<DateTime<FixedOffset>> {
     DateTime::parse_from_rfc3339(v.as_str()?.trim()).ok()
 }
 
+/// What is wrong with a `created_at` that [`iso_time`] cannot read, for an error: absent
+/// (or null), or present but no RFC 3339 time, quoted (the first 40 characters).
+fn time_problem(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => "has no created_at".to_string(),
+        Some(v) => {
+            let shown: String = match v.as_str() {
+                Some(s) => s.chars().take(40).collect(),
+                None => v.to_string().chars().take(40).collect(),
+            };
+            format!(
+                "has created_at {shown:?}, which is no ISO 8601 time with an offset \
+                 (such as 2026-05-28T09:00:00Z)"
+            )
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,5 +234,26 @@ mod tests {
         let s = parse(&conv).unwrap();
         let texts: Vec<&str> = s[0].messages.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(texts, ["q", "kept"]);
+    }
+
+    #[test]
+    fn an_unreadable_created_at_is_named_not_called_missing() {
+        let conv = serde_json::json!([{"uuid": "c", "name": "Plans", "created_at": 17,
+        "chat_messages": [
+            {"uuid": "1", "sender": "human", "created_at": "yesterday", "text": "hi"}
+        ]}]);
+        let e = parse(&conv).unwrap_err();
+        assert!(
+            e.contains(r#"message 0 has created_at "yesterday", which is no ISO 8601 time"#)
+                && e.contains("the conversation has created_at \"17\""),
+            "issue 30, LOW 22: the error says the time is unreadable, not absent: {e}"
+        );
+        let conv = serde_json::json!([{"uuid": "c", "chat_messages": [
+            {"uuid": "1", "sender": "human", "text": "hi"}]}]);
+        let e = parse(&conv).unwrap_err();
+        assert!(
+            e.contains("message 0 has no created_at, and the conversation has no created_at"),
+            "{e}"
+        );
     }
 }

@@ -132,6 +132,13 @@ pub enum ImportProgress {
         /// Messages found.
         messages: usize,
     },
+    /// Before capture: `messages` stored earlier and never captured (an import that was
+    /// killed, or a capture that failed) are captured with this import's, in time order, so
+    /// the capture counts below include them.
+    Backlog {
+        /// Messages waiting from before this import.
+        messages: usize,
+    },
     /// Capture encoded `done` of `total` new messages.
     Captured {
         /// Messages encoded so far.
@@ -180,6 +187,9 @@ pub struct ImportReport {
     pub messages_resumed: usize,
     /// Episodes captured from [`ImportReport::messages_resumed`] (not in `episodes_added`).
     pub episodes_resumed: usize,
+    /// Messages of other imports (or captures that failed) that were waiting uncaptured and
+    /// were captured with this one ([`ImportProgress::Backlog`]); not in `messages_added`.
+    pub messages_backlog: usize,
     /// Commands in the user's words acted on at once ("remember that …", "forget what I said
     /// about …"), each with what it stored or removed (seed 003: no silent success).
     pub commands: Vec<crate::consolidate::AppliedCommand>,
@@ -507,18 +517,90 @@ pub(crate) fn each_conversation(
             ));
         }
     };
-    let mut out = Vec::new();
+    let mut out: Vec<ParsedSession> = Vec::new();
+    let mut at_key: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (ci, conversation) in conversations.into_iter().enumerate() {
-        if let Some(session) = parse(ci, conversation)? {
-            out.push(session);
+        let Some(session) = parse(ci, conversation)? else {
+            continue;
+        };
+        match at_key.get(&session.key) {
+            Some(&i) => merge_into(&mut out[i], session),
+            None => {
+                at_key.insert(session.key.clone(), out.len());
+                out.push(session);
+            }
         }
     }
     Ok(out)
 }
 
+/// Joins `more`, a conversation with the same id as `session` further down one file (an
+/// export written twice into one list, or one conversation split in two), into `session`:
+/// each of its messages not already there (the same external id, or, without one, the
+/// same time and text) is added, and the whole is put back in time order (a stable sort,
+/// so messages of one time keep their file order). A repeat adds nothing, a split loses
+/// nothing; before this the second was dropped and read as an earlier import's (issue 30,
+/// LOW 21).
+fn merge_into(session: &mut ParsedSession, more: ParsedSession) {
+    let mut added = 0;
+    for message in more.messages {
+        let known = session
+            .messages
+            .iter()
+            .any(|m| match (&m.external_id, &message.external_id) {
+                (Some(a), Some(b)) => a == b,
+                _ => m.sent_at == message.sent_at && m.text == message.text,
+            });
+        if !known {
+            session.messages.push(message);
+            added += 1;
+        }
+    }
+    session.messages.sort_by_key(|m| m.sent_at);
+    tracing::info!(
+        "conversation {} appears twice in the file: {added} messages of the second joined the first",
+        session.key
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_conversation_twice_in_one_file_is_one_session_with_every_message_once() {
+        // The same Claude conversation id twice: once whole, once with a later message.
+        let message = |id: &str, at: &str, text: &str| serde_json::json!({"uuid": id, "sender": "human", "created_at": at, "text": text});
+        let root = serde_json::json!([
+            {"uuid": "c", "chat_messages": [
+                message("1", "2026-05-28T09:00:00Z", "We moved to Lund."),
+                message("2", "2026-05-28T09:05:00Z", "The cat is called Sixten.")]},
+            {"uuid": "d", "chat_messages": [message("9", "2026-05-29T09:00:00Z", "Other.")]},
+            {"uuid": "c", "chat_messages": [
+                message("2", "2026-05-28T09:05:00Z", "The cat is called Sixten."),
+                message("3", "2026-05-28T09:02:00Z", "Lund is quiet.")]},
+        ]);
+        let sessions = claude::parse(&root).unwrap();
+        assert_eq!(
+            sessions.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
+            ["claude:c", "claude:d"],
+            "one session per conversation id, in file order"
+        );
+        let texts: Vec<&str> = sessions[0]
+            .messages
+            .iter()
+            .map(|m| m.text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "We moved to Lund.",
+                "Lund is quiet.",
+                "The cat is called Sixten."
+            ],
+            "issue 30, LOW 21: message 2 once, message 3 kept, in time order (09:00, 09:02, 09:05)"
+        );
+    }
 
     fn one(text: &str) -> Vec<NewSession> {
         vec![NewSession {

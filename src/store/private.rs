@@ -9,16 +9,21 @@ use crate::error::{Error, Result};
 
 /// The names Minne writes in its data dir and key dir (a context's database with its
 /// SQLite companions, a forget's scrub marker, keys, the keyring id, the lock, the notice
-/// marker, the temporary files of an atomic write and the probe of a writable folder).
+/// marker, the temporary files of an atomic write and the probe of a writable folder; a
+/// capture job's lock file, and the copy of a store being encrypted in place).
 fn is_minnes(name: &str) -> bool {
-    const SUFFIXES: [&str; 6] = [
+    const SUFFIXES: [&str; 7] = [
         ".sqlite",
         ".sqlite-wal",
         ".sqlite-shm",
         ".sqlite-journal",
         "-scrub-pending",
         ".key",
+        ".sqlite.encrypting",
     ];
+    if name.ends_with(&format!(".sqlite{}", crate::capture::lock::LOCK_SUFFIX)) {
+        return true;
+    }
     const NAMES: [&str; 3] = ["store-id", ".lock", "file-key-notice-shown"];
     SUFFIXES.iter().any(|s| name.ends_with(s))
         || NAMES.contains(&name)
@@ -117,6 +122,19 @@ mod tests {
         std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
         tighten_dir(&data, "data dir").unwrap();
         assert_eq!(mode(&data), 0o700, "only Minne's files inside: tightened");
+        // A capture job leaves its lock file beside the database (capture::lock): still
+        // Minne's, so a folder opened to everyone is tightened, not refused.
+        let db = data.join("work.sqlite");
+        drop(crate::capture::lock::hold(&db).unwrap());
+        assert!(
+            std::fs::read_dir(&data)
+                .unwrap()
+                .any(|e| e.unwrap().file_name() == "work.sqlite.capture-lock"),
+            "the lock file is there"
+        );
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
+        tighten_dir(&data, "data dir").unwrap();
+        assert_eq!(mode(&data), 0o700, "finding 6, the lock file is Minne's");
 
         let shared = dir.path().join("home");
         std::fs::create_dir(&shared).unwrap();

@@ -54,6 +54,11 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             plural(messages, "message", "messages"),
             plural(sessions, "session", "sessions")
         )),
+        ImportProgress::Backlog { messages } => progress.note(&format!(
+            "{} stored earlier but never captured (an import that was stopped) are \
+             captured with these",
+            plural(messages, "message", "messages")
+        )),
         ImportProgress::Captured { done, total } => {
             progress.advance("capturing", "messages", done as u64, total as u64);
             if done == total {
@@ -138,6 +143,13 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
                  were captured now, {} captured",
                 plural(report.messages_resumed, "message", "messages"),
                 plural(report.episodes_resumed, "episode", "episodes"),
+            );
+        }
+        if report.messages_backlog > 0 {
+            println!(
+                "  also captured {} an earlier import had stored but not captured (it was \
+                 stopped before it finished)",
+                plural(report.messages_backlog, "message", "messages"),
             );
         }
         for line in crate::output::commands_applied(&report.commands) {
