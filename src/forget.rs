@@ -1074,8 +1074,9 @@ fn later_with_codes(
 
 /// Cuts from message `reply` (an assistant's reply, or a later message of the user's) the
 /// sentences `find` points at, one at a time
-/// until it finds none: one inside an episode of the reply (an assistant's commitment)
-/// forgets that episode; a reply with nothing else in it and nothing resting on it goes
+/// until it finds none: one inside an episode of the message (an assistant's commitment, a
+/// later memory of the user's) trims those sentences out of that episode, or forgets it when
+/// nothing else is left in it; a reply with nothing else in it and nothing resting on it goes
 /// whole; otherwise the sentence becomes [`REDACTED`], with a tombstone of the original.
 /// Each counts in `receipt.echoes`.
 fn cut_sentences(
