@@ -318,31 +318,49 @@ fn pin_episode(engine: &Engine) -> minne::model::EpisodeId {
         .expect("the PIN was captured as a memory of the user's")
 }
 
+/// One way of taking a memory away, given the store and the memory's episode.
+type Forget = Box<dyn Fn(&mut Engine, minne::model::EpisodeId)>;
+
+/// The three ways a user takes a memory away, each named as the CLI names it: forgetting
+/// the episode, forgetting by `topic` (which must take at least one episode), and editing
+/// the episode into `edited`.
+fn forget_ways(topic: &'static str, edited: &'static str) -> [(&'static str, Forget); 3] {
+    [
+        (
+            "forget --id",
+            Box::new(|e, id| {
+                e.forget(&ForgetScope::Episode(id)).unwrap();
+            }),
+        ),
+        (
+            "forget --topic",
+            Box::new(move |e, _| {
+                let receipt = e
+                    .forget(&ForgetScope::Topic {
+                        query: topic.into(),
+                    })
+                    .unwrap();
+                assert!(
+                    receipt.episodes >= 1,
+                    "the topic {topic:?} takes an episode: {receipt:?}"
+                );
+            }),
+        ),
+        (
+            "edit",
+            Box::new(move |e, id| {
+                e.edit_episode(id, edited).unwrap();
+            }),
+        ),
+    ]
+}
+
 /// After each way of forgetting the PIN, no byte of "4821" is left in any file of the data
 /// dir (database, WAL, SHM: the engine is open, so they are there), the reply's echo went
 /// with it, and the other memory stays.
 #[test]
 fn finding_3_an_assistants_short_echo_of_a_forgotten_secret_goes_with_it() {
-    type Forget = fn(&mut Engine, minne::model::EpisodeId);
-    let ways: [(&str, Forget); 3] = [
-        ("forget --id", |e, id| {
-            e.forget(&ForgetScope::Episode(id)).unwrap();
-        }),
-        ("forget --topic", |e, _| {
-            let receipt = e
-                .forget(&ForgetScope::Topic {
-                    query: "my bank PIN".into(),
-                })
-                .unwrap();
-            assert!(
-                receipt.episodes >= 1,
-                "the topic takes the PIN: {receipt:?}"
-            );
-        }),
-        ("edit", |e, id| {
-            e.edit_episode(id, "My bank PIN is in the safe.").unwrap();
-        }),
-    ];
+    let ways = forget_ways("my bank PIN", "My bank PIN is in the safe.");
     for (way, forget) in ways {
         let dir = tempfile::tempdir().unwrap();
         let mut engine = pin_store(dir.path());
@@ -411,27 +429,7 @@ fn door_code_store(dir: &Path) -> Engine {
 /// the other memories of those conversations stay.
 #[test]
 fn finding_3_an_echo_in_a_later_conversation_goes_with_the_secret() {
-    type Forget = fn(&mut Engine, minne::model::EpisodeId);
-    let ways: [(&str, Forget); 3] = [
-        ("forget --id", |e, id| {
-            e.forget(&ForgetScope::Episode(id)).unwrap();
-        }),
-        ("forget --topic", |e, _| {
-            let receipt = e
-                .forget(&ForgetScope::Topic {
-                    query: "our door code".into(),
-                })
-                .unwrap();
-            assert!(
-                receipt.episodes >= 1,
-                "the topic takes the code: {receipt:?}"
-            );
-        }),
-        ("edit", |e, id| {
-            e.edit_episode(id, "Our door code is on the fridge.")
-                .unwrap();
-        }),
-    ];
+    let ways = forget_ways("our door code", "Our door code is on the fridge.");
     for (way, forget) in ways {
         let dir = tempfile::tempdir().unwrap();
         let mut engine = door_code_store(dir.path());
