@@ -326,6 +326,7 @@ fn rederive(
         role,
         text: new_text,
         timestamp: parse_fixed(&sent_at)?.with_timezone(&offset),
+        zone: Some(crate::zone::stored(tx)?),
     });
     let when: Option<EventTime> = found.iter().find_map(|x| x.when.clone());
     tx.execute(

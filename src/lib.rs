@@ -54,6 +54,7 @@ pub mod settings;
 pub(crate) mod store;
 #[cfg(test)]
 mod tests;
+pub mod zone;
 
 pub use context::{ContextInfo, ContextName, list_contexts};
 pub use engine::Engine;

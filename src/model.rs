@@ -279,6 +279,9 @@ pub struct MessageInput<'a> {
     pub text: &'a str,
     /// When it was written, with the writer's UTC offset.
     pub timestamp: DateTime<FixedOffset>,
+    /// The user's time zone ([`crate::zone`]): a day the message names gets that day's own
+    /// offset in it when the message was written there. `None`: the message's offset alone.
+    pub zone: Option<chrono_tz::Tz>,
 }
 
 /// A time in UTC, as stored.

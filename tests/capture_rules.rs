@@ -149,6 +149,7 @@ fn show_one_message() {
             role,
             text: line,
             timestamp,
+            zone: None,
         };
         println!("== {line}");
         for e in minne::capture::rules::extract(&input) {
@@ -288,6 +289,7 @@ fn fault_kinds_from_a_blind_set_stay_fixed() {
             role,
             text,
             timestamp,
+            zone: None,
         });
         let summary: Vec<(String, String, Vec<String>)> = got
             .iter()

@@ -20,8 +20,11 @@ fn embedder() -> Arc<dyn Embedder> {
     MODEL.get_or_init(common::real_embedder).clone()
 }
 
-fn cases_file() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cases/cases.json");
+/// The shared file `name` of `../shared/cases`, or `None` (the test is skipped) without it.
+fn shared(name: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/cases")
+        .join(name);
     if path.exists() {
         Some(path)
     } else {
@@ -30,11 +33,19 @@ fn cases_file() -> Option<PathBuf> {
     }
 }
 
-/// Runs case `id` alone and asserts the judge passes all its checks. The verdict comes from
-/// evaluate.py, written independently of Minne, so the test cannot grade its own homework.
+/// Runs case `id` of the shared cases.json alone and asserts the judge passes all its checks.
 fn case_passes(id: &str) {
-    let Some(path) = cases_file() else { return };
-    let file = scenario::load(&path).expect("the shared cases file must load");
+    case_in(shared("cases.json"), id);
+}
+
+/// Runs case `id` of the cases file `path` alone and asserts the judge passes all its checks.
+/// The verdict comes from the shared evaluate.py, written independently of Minne, so the test
+/// cannot grade its own homework.
+fn case_in(path: Option<PathBuf>, id: &str) {
+    let (Some(path), Some(judge)) = (path, shared("evaluate.py")) else {
+        return;
+    };
+    let file = scenario::load(&path).expect("the cases file must load");
     let scratch = tempfile::tempdir().unwrap();
     let options = RunOptions {
         only: Some(vec![id.to_string()]),
@@ -57,7 +68,7 @@ fn case_passes(id: &str) {
     )
     .unwrap();
     let judged = Command::new("python3")
-        .arg(path.with_file_name("evaluate.py"))
+        .arg(&judge)
         .arg(&path)
         .arg(&out)
         .args(["--only", id, "--strict"])
@@ -144,4 +155,39 @@ fn mem_26_explicit_save_is_kept_and_small_talk_is_not() {
 #[test]
 fn mem_27_time_range_list_and_forget() {
     case_passes("MEM-27");
+}
+
+/// Issue 31, kind 3: a local day is local in every season. The development cases (DEV-15 in
+/// English, DEV-16 in Danish, cases-dev2.json) and three first-contact cases written without
+/// reading the code (tests/data/cases-first-contact-31.json: Norwegian in Oslo, Swedish in
+/// Helsinki, English in New York between the two continents' clock changes).
+fn first_contact(id: &str) {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases-first-contact-31.json");
+    case_in(Some(path), id);
+}
+
+#[test]
+fn dev_15_a_winter_day_asked_in_summer_has_its_own_offset() {
+    case_in(shared("cases-dev2.json"), "DEV-15");
+}
+
+#[test]
+fn dev_16_a_summer_day_forgotten_in_winter_has_its_own_offset() {
+    case_in(shared("cases-dev2.json"), "DEV-16");
+}
+
+#[test]
+fn fc31_07_a_norwegian_spring_day_asked_in_january() {
+    first_contact("FC31-07");
+}
+
+#[test]
+fn fc31_08_a_helsinki_winter_day_forgotten_in_july() {
+    first_contact("FC31-08");
+}
+
+#[test]
+fn fc31_09_new_york_between_the_two_continents_clock_changes() {
+    first_contact("FC31-09");
 }

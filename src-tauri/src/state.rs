@@ -127,11 +127,14 @@ fn open_engine(
     keys: &KeyConfig,
     embedder: &Arc<dyn Embedder>,
 ) -> minne::Result<Engine> {
-    Engine::open_with(
+    let engine = Engine::open_with(
         data_dir,
         name,
         keys,
         embedder.clone(),
         Arc::new(SystemClock),
-    )
+    )?;
+    // The user's local days are this machine's (TZ, else the system's zone).
+    engine.set_time_zone(minne::zone::from_env())?;
+    Ok(engine)
 }

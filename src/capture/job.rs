@@ -498,12 +498,15 @@ impl Engine {
         batch: &[PendingMessage],
         withheld: &[bool],
     ) -> (Vec<Vec<Extracted>>, usize, Option<String>) {
+        // A zone that cannot be read (a database error) leaves the messages' own offsets.
+        let zone = crate::zone::stored(self.store.conn()).ok();
         let inputs: Vec<MessageInput<'_>> = batch
             .iter()
             .map(|m| MessageInput {
                 role: m.role,
                 text: &m.text,
                 timestamp: m.timestamp,
+                zone,
             })
             .collect();
         let by_rules = || {

@@ -102,6 +102,7 @@ pub fn extract_window(chat: &dyn ChatModel, messages: &[MessageInput<'_>]) -> Re
             role: message.role,
             text: &text,
             timestamp: message.timestamp,
+            zone: message.zone,
         });
         let dates = by_rules
             .iter()

@@ -410,6 +410,7 @@ pub(crate) fn rehome(tx: &Transaction<'_>, in_scope: &str, args: &[String]) -> R
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?
     };
+    let zone = crate::zone::stored(tx)?;
     let mut moved = HashSet::new();
     for (episode, message_id, start, end, role, text, sent_at, offset) in candidates {
         if !moved.insert(episode) {
@@ -425,6 +426,7 @@ pub(crate) fn rehome(tx: &Transaction<'_>, in_scope: &str, args: &[String]) -> R
             role,
             text: &text,
             timestamp,
+            zone: Some(zone),
         })
         .into_iter()
         .find(|x| x.span == (span.0..span.1));

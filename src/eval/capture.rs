@@ -197,6 +197,7 @@ fn run_item(path: &Path, item: &Item) -> Result<(Vec<Predicted>, Vec<Expected>)>
         role,
         text: &item.message.text,
         timestamp,
+        zone: None,
     };
     let predicted = rules::extract(&input)
         .into_iter()

@@ -52,7 +52,7 @@ use crate::engine::Engine;
 use crate::episodes::{EPISODE_COLUMNS, EPISODE_FROM, EpisodeView, from_row};
 use crate::error::{Error, Result};
 use crate::fade::retrievability;
-use crate::model::{ActKind, EpisodeId, Stability};
+use crate::model::{ActKind, EpisodeId, Role, Stability};
 use crate::store::{blob_to_vector, parse_utc};
 
 pub use abstain::{AbstainRule, Abstention, Focus};
@@ -244,6 +244,11 @@ pub struct Ranking {
     pub fusion: Fusion,
     /// When to return nothing although candidates cleared the threshold (`None`: never).
     pub abstain: Option<AbstainRule>,
+    /// Whether a question that asks for nothing but a time ("What did I do on 15 January?",
+    /// `when::only_times`) is answered by that time's memories, the user's own first, in the
+    /// order they were said: nothing else in it says what to look for, so likeness of words
+    /// would rank noise.
+    pub time_listing: bool,
 }
 
 impl Default for Ranking {
@@ -265,6 +270,7 @@ impl Default for Ranking {
             people: true,
             fusion: Fusion::Absolute,
             abstain: Some(AbstainRule::default()),
+            time_listing: true,
         }
     }
 }
@@ -289,6 +295,7 @@ impl Ranking {
             people: false,
             fusion: Fusion::MinMax,
             abstain: None,
+            time_listing: false,
         }
     }
 
@@ -311,6 +318,7 @@ impl Ranking {
             people: false,
             fusion: Fusion::Absolute,
             abstain: None,
+            time_listing: false,
         }
     }
 }
@@ -353,7 +361,7 @@ impl RecallQuery {
 }
 
 /// The parts of a score, before weighting.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct ScoreParts {
     /// Cosine similarity of query and episode, in `[-1, 1]`.
     pub similarity: f64,
@@ -600,6 +608,24 @@ impl Engine {
         let lap = Instant::now();
         let snapshot = self.snapshot()?;
         timings.snapshot_ms = ms(lap);
+        let zone = crate::zone::stored(self.store.conn())?;
+        if let Some(windows) = ranking
+            .time_listing
+            .then(|| when::only_times(&query.text, now, zone))
+            .flatten()
+        {
+            let hits = self.time_listing(&snapshot, &windows, query.k, now)?;
+            return Ok(RecallExplained {
+                hits,
+                near_misses: Vec::new(),
+                people: Vec::new(),
+                terms: Vec::new(),
+                focus: Focus::default(),
+                abstained: None,
+                took_ms: ms(started),
+                timings,
+            });
+        }
         let people = if ranking.people {
             people_named_in(&snapshot.people, &query.text)
         } else {
@@ -687,7 +713,7 @@ impl Engine {
                 }
             })
             .collect();
-        let named = when::named(&query.text, now, &snapshot.candidates);
+        let named = when::named(&query.text, now, zone, &snapshot.candidates);
         let terms = query_terms(named.text(&query.text), &speakers_of(&snapshot, &people));
         timings.load_ms = ms(lap);
         Ok(RecallExplained {
@@ -825,7 +851,8 @@ impl Engine {
             return Ok((Vec::new(), focus));
         }
         // A time the question names lifts the memories of that time; its words leave the text.
-        let when = when::named(&query.text, now, candidates);
+        let zone = crate::zone::stored(self.store.conn())?;
+        let when = when::named(&query.text, now, zone, candidates);
         let text = when.text(&query.text);
 
         // Dense side: the query without the named speakers.
@@ -1164,6 +1191,61 @@ impl Engine {
         }
         timings.rank_ms = ms(lap);
         Ok((out, focus))
+    }
+
+    /// The memories of `windows` (`when::inside`) but routine ones, the user's own first, each
+    /// group in the order said, at most `k`: the answer to a question that asks for nothing but
+    /// a time. Each is shown with relevance 1 (it is of the time asked for) and its own
+    /// retrievability and salience. Empty when the time holds nothing.
+    fn time_listing(
+        &self,
+        snapshot: &cache::Snapshot,
+        windows: &[(DateTime<Utc>, DateTime<Utc>)],
+        k: usize,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<RecallHit>> {
+        let near: Vec<Scored> = snapshot
+            .candidates
+            .iter()
+            .filter(|c| c.kind != ActKind::Routine)
+            // Its words are read below, once loaded.
+            .filter(|c| when::inside(windows, c.occurred_at, c.event, ""))
+            .map(|c| Scored {
+                id: EpisodeId(c.id),
+                score: 1.0,
+                parts: ScoreParts {
+                    relevance: 1.0,
+                    ..ScoreParts::default()
+                },
+                age_days: ((now - c.occurred_at).num_seconds() as f64 / 86_400.0).max(0.0),
+            })
+            .collect();
+        let mut hits: Vec<RecallHit> = self
+            .load_hits(&near, now)?
+            .into_iter()
+            .filter(|h| {
+                let e = &h.episode;
+                let event = e
+                    .event_time
+                    .as_ref()
+                    .map(|t| (t.start.to_utc(), t.end.to_utc()));
+                when::inside(windows, e.occurred_at, event, &e.text)
+            })
+            .map(|mut h| {
+                h.parts.retrievability = h.episode.retrievability;
+                h.parts.salience = h.episode.salience.get();
+                h
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            let theirs = |h: &RecallHit| h.episode.role != Role::User;
+            theirs(a)
+                .cmp(&theirs(b))
+                .then(a.episode.occurred_at.cmp(&b.episode.occurred_at))
+                .then(a.episode.id.0.cmp(&b.episode.id.0))
+        });
+        hits.truncate(k);
+        Ok(hits)
     }
 
     fn load_hits(&self, scored: &[Scored], now: DateTime<Utc>) -> Result<Vec<RecallHit>> {

@@ -35,6 +35,7 @@
 use std::ops::Range;
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 
 use super::Candidate;
 use crate::capture::rules::asked;
@@ -59,9 +60,10 @@ pub(crate) struct Named {
 /// A window `[start, end)` in UTC.
 type Window = (DateTime<Utc>, DateTime<Utc>);
 
-/// The times `query` names, resolved against `now` (UTC), that act on `candidates`.
-pub(crate) fn named(query: &str, now: DateTime<Utc>, candidates: &[Candidate]) -> Named {
-    let found = asked(query, now.fixed_offset());
+/// The times `query` names, resolved against `now` (UTC) in the user's `zone`, that act on
+/// `candidates`.
+pub(crate) fn named(query: &str, now: DateTime<Utc>, zone: Tz, candidates: &[Candidate]) -> Named {
+    let found = asked(query, now.fixed_offset(), Some(zone));
     if found.is_empty() || candidates.is_empty() {
         return Named::default();
     }
@@ -118,6 +120,80 @@ impl Named {
     }
 }
 
+/// Verbs that ask what took place, not what about ("What did I *do* on 15 January?", "Vad
+/// *hände* i fredags?", "Hvad *skete* der den 5. juni?", "Hva *skjedde* i går?", "What did we
+/// *talk* about last week?"), en/sv/da/no, with the Norwegian question words the stop-words
+/// lack: with nothing but these, stop-words and times, a question asks for that time itself.
+#[rustfmt::skip]
+const ASKING_WHAT_HAPPENED: &[&str] = &[
+    "do", "did", "done", "doing", "happen", "happened", "happening", "go", "going", "on", "up",
+    "say", "said", "talk", "talked", "discuss", "discussed", "tell", "told", "write", "wrote",
+    "göra", "gör", "gjorde", "gjort", "hända", "hände", "hänt", "händer", "ske", "skedde",
+    "skett", "sa", "sade", "sagt", "prata", "pratade", "pratat", "tala", "talade", "talat",
+    "berätta", "berättade", "skrev", "skrivit",
+    "lave", "lavede", "lavet", "gøre", "skete", "sket", "sker", "sagde", "snakke", "snakkede",
+    "snakket", "snakker", "fortalte", "fortalt", "skrevet",
+    "hva", "skjedde", "skjer", "skjedd", "gjør", "pratet",
+];
+
+/// Verbs of forgetting, en/sv/da/no: "Glem alt, hvad jeg fortalte dig den 5. juni" names the
+/// day of what to forget, not an event of that day.
+#[rustfmt::skip]
+const FORGET_VERBS: &[&str] = &[
+    "forget", "delete", "erase", "glöm", "glömma", "radera", "glem", "glemme", "slet", "slette",
+];
+
+/// The windows of a question that asks for nothing but a time ("What did I do on 15
+/// January?", "Hvad skete der den 5. juni?"): its words outside the time expressions are all
+/// stop-words or [`ASKING_WHAT_HAPPENED`]. Such a question is answered by what that time
+/// holds ([`inside`]), not by likeness of words: nothing else in it says what to look for.
+/// `None` for a question that names no time or asks about something in it ("What did Maria
+/// donate in December 2023?"). Days are local in `zone` ([`asked`]).
+pub(crate) fn only_times(query: &str, now: DateTime<Utc>, zone: Tz) -> Option<Vec<Window>> {
+    let found = asked(query, now.fixed_offset(), Some(zone));
+    if found.is_empty() {
+        return None;
+    }
+    let words: Vec<Range<usize>> = found.iter().map(|a| a.words.clone()).collect();
+    let rest = without(query, &words);
+    let asks_more = super::lexical::content_words(&rest, &[])
+        .iter()
+        .any(|w| !ASKING_WHAT_HAPPENED.contains(&w.as_str()));
+    if asks_more {
+        return None;
+    }
+    Some(
+        found
+            .iter()
+            .map(|a| (a.start.with_timezone(&Utc), a.end.with_timezone(&Utc)))
+            .filter(|(a, b)| a < b)
+            .collect(),
+    )
+    .filter(|w: &Vec<Window>| !w.is_empty())
+}
+
+/// Whether a memory said at `said`, with event time `event` and words `text`, belongs to one
+/// of `windows` (each `[start, end)`): said inside it, or telling of an event that begins in
+/// it or lasts all of it (a trip over the whole day). An evening that runs past midnight
+/// ("tonight") belongs to the day it began. The event of a request to forget
+/// ([`FORGET_VERBS`]) does not count: its time names what to forget.
+pub(crate) fn inside(
+    windows: &[Window],
+    said: DateTime<Utc>,
+    event: Option<Window>,
+    text: &str,
+) -> bool {
+    let forgets = || {
+        super::lexical::words(text)
+            .iter()
+            .any(|w| FORGET_VERBS.contains(&w.as_str()))
+    };
+    windows.iter().any(|&(a, b)| {
+        (a..b).contains(&said)
+            || event.is_some_and(|(s, e)| ((a..b).contains(&s) || (s <= a && e >= b)) && !forgets())
+    })
+}
+
 /// Closeness in `[0, 1]` of a memory said at `said` (with event time `event`, if any) to
 /// `window`: 1 inside, falling linearly to 0 at `margin + ½ · length` days outside.
 fn near(window: Window, said: DateTime<Utc>, event: Option<Window>, margin: f64) -> f64 {
@@ -165,7 +241,7 @@ mod tests {
     /// The windows of `q` asked at `now` (RFC 3339), as `(words, start, end)` in RFC 3339.
     fn windows(q: &str, now: &str) -> Vec<(String, String, String)> {
         let now = DateTime::parse_from_rfc3339(now).unwrap();
-        asked(q, now)
+        asked(q, now, None)
             .into_iter()
             .map(|a| {
                 (

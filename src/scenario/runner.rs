@@ -342,6 +342,16 @@ impl CaseRun<'_> {
                 clock,
             ) {
                 Ok(engine) => {
+                    // The case's user lives in `setup.timezone`: their local days are its.
+                    if let Some(tz) = &self.case.setup.timezone {
+                        let zone = crate::zone::parse(tz).map_err(|e| {
+                            Error::InvalidInput(format!(
+                                "case {}: setup.timezone: {e}",
+                                self.case.id
+                            ))
+                        })?;
+                        engine.set_time_zone(zone)?;
+                    }
                     self.engines.insert(name.to_string(), engine);
                 }
                 Err(Error::UnknownContext(_)) => return Ok(None),

@@ -82,6 +82,10 @@ impl Env {
         if let Some(note) = engine.take_key_notice() {
             eprintln!("note: {note}");
         }
+        // The user's local days are this machine's (TZ, else the system's zone).
+        engine
+            .set_time_zone(minne::zone::from_env())
+            .context("cannot store the time zone")?;
         if let Some(config) = &self.settings.llm {
             engine.set_llm(Some(Arc::new(OpenAiChat::new(config.clone()))));
         }

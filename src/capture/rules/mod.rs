@@ -99,9 +99,7 @@ pub fn extract(message: &MessageInput<'_>) -> Vec<Extracted> {
     let timed = |r: &Range<usize>| !when::usable_in(&first_pass, r).is_empty();
     let sentences = segment::split_clauses(&t, whole, lang, &content, &timed);
     let times = when::find(&t, &sentences, lang);
-    let reference = when::Reference {
-        ts: message.timestamp,
-    };
+    let reference = when::Reference::new(message.timestamp, message.zone);
     let time_tokens: Vec<Range<usize>> = times.iter().map(|c| c.tokens.clone()).collect();
 
     let mut found = Vec::with_capacity(sentences.len());

@@ -18,6 +18,7 @@ fn run(role: Role, text: &str, ts: &str) -> Vec<Extracted> {
         role,
         text,
         timestamp: at(ts),
+        zone: None,
     })
 }
 

@@ -64,6 +64,10 @@ pub(crate) struct Compound {
     pub deadline: Option<Deadline>,
     /// Directly negated: a value the speaker rejects.
     pub negated: bool,
+    /// After a word that puts the time behind ("it's *past* midnight", "det er *over*
+    /// midnat", "*efter* klockan tio"): with no future sense, a lone clock time is the one
+    /// just passed.
+    pub passed: bool,
     /// Open-ended or recurring ("since May", "every Friday"): no interval.
     pub vague: bool,
     /// Past or future sense of its clause.
@@ -85,6 +89,7 @@ impl Compound {
             offset: None,
             deadline: None,
             negated: false,
+            passed: false,
             vague: false,
             sense: Sense::Unknown,
         };
@@ -270,6 +275,7 @@ fn read_prefix(t: &[Token<'_>], sentence: &Range<usize>, c: &mut Compound) {
             })
             .is_some_and(|i| t[i].is_any(NEGATIONS));
         c.negated = p.is_any(NEGATIONS) || before_number;
+        c.passed = p.is_any(&["past", "after", "efter", "över", "etter", "over"]);
         c.vague = p.is_any(OPEN_ENDED);
     }
     // "until 9 pm on Saturdays", "kl. 8 på lördagar": a recurring time is no one interval.

@@ -86,7 +86,7 @@ pub(crate) fn weekday_plural(word: &str) -> bool {
         || ["helger", "helgerna", "weekenderne"].contains(&word)
 }
 
-/// A month name in any of the three languages, 1 to 12. `abbreviated` also accepts "jan",
+/// A month name in English, Swedish, Danish or Norwegian (its "mai" and "desember"), 1 to 12. `abbreviated` also accepts "jan",
 /// "sept" and the like (only safe next to a day number: "Jun" is also a name).
 pub(crate) fn month(word: &str, abbreviated: bool) -> Option<u32> {
     const MONTHS: [&[&str]; 12] = [
@@ -94,14 +94,14 @@ pub(crate) fn month(word: &str, abbreviated: bool) -> Option<u32> {
         &["february", "februari", "februar"],
         &["march", "mars", "marts"],
         &["april"],
-        &["may", "maj"],
+        &["may", "maj", "mai"],
         &["june", "juni"],
         &["july", "juli"],
         &["august", "augusti"],
         &["september"],
         &["october", "oktober"],
         &["november"],
-        &["december"],
+        &["december", "desember"],
     ];
     const SHORT: [&[&str]; 12] = [
         &["jan"],

@@ -15,6 +15,7 @@ mod resolve;
 use std::ops::Range;
 
 use chrono::{DateTime, FixedOffset, NaiveDate};
+use chrono_tz::Tz;
 
 pub(crate) use compound::{Compound, find};
 pub(crate) use resolve::Reference;
@@ -217,7 +218,10 @@ pub(crate) struct Asked {
 /// 2023" is 10 April). A date without a year takes the year written elsewhere in the question
 /// ("between August 11 and August 15 2023"). Relative expressions resolve against the first
 /// dated day the question names ("last weekend before April 10, 2023"), else against `now`.
-pub(crate) fn asked(text: &str, now: DateTime<FixedOffset>) -> Vec<Asked> {
+/// Days, months and years are the user's local ones in `zone` when given, each bound with its
+/// own offset ("15 January" asked in July is 00:00+01:00 to 24:00+01:00 in Stockholm), else
+/// in `now`'s offset.
+pub(crate) fn asked(text: &str, now: DateTime<FixedOffset>, zone: Option<Tz>) -> Vec<Asked> {
     let t = super::token::tokenize(text);
     let sentences = super::segment::sentences(&t);
     let all = find(&t, &sentences, super::lang::guess(&t));
@@ -245,12 +249,16 @@ pub(crate) fn asked(text: &str, now: DateTime<FixedOffset>) -> Vec<Asked> {
     let reference = found
         .iter()
         .filter(|(_, c)| dated(c))
-        .find_map(|(_, c)| resolve::resolve(c, &Reference { ts: now }, None))
+        .find_map(|(_, c)| resolve::resolve(c, &Reference::new(now, zone), None))
         .map_or(now, |(start, _)| start);
-    let r = Reference { ts: reference };
+    let r = Reference::new(reference, zone);
     let mut out: Vec<(Range<usize>, resolve::Interval)> = Vec::new();
     for (tokens, c) in &found {
-        let at = if dated(c) { Reference { ts: now } } else { r };
+        let at = if dated(c) {
+            Reference::new(now, zone)
+        } else {
+            r
+        };
         // "an hour before" needs an event named in a statement: a question has none.
         if let Some((start, end)) = resolve::resolve(c, &at, None) {
             out.push((tokens.clone(), (start, end)));
@@ -284,8 +292,10 @@ pub(crate) fn asked(text: &str, now: DateTime<FixedOffset>) -> Vec<Asked> {
             continue;
         };
         let at = |d: NaiveDate| {
-            d.and_hms_opt(0, 0, 0)
-                .and_then(|d| d.and_local_timezone(*now.offset()).single())
+            d.and_hms_opt(0, 0, 0).and_then(|d| match zone {
+                Some(z) => resolve::local_in(z, d),
+                None => d.and_local_timezone(*now.offset()).single(),
+            })
         };
         if let (Some(start), Some(end)) = (at(a), at(b)) {
             out.push((i..i + len, (start, end)));

@@ -1,17 +1,26 @@
 //! Turns a time expression into an interval `[start, end)` against the message's own local
 //! date and UTC offset (shared/data/capture/README.md, the interval table).
 //!
-//! Every bound carries the message's fixed UTC offset. A message holds an offset, not a time
-//! zone, so across a daylight-saving change the bound is still written in the message's offset:
-//! "i morgon" sent on Saturday 28 March 2026 at +01:00 is Sunday 00:00+01:00 to Monday
-//! 00:00+01:00, although Stockholm's Monday midnight is 00:00+02:00 (23:00+01:00 Sunday).
+//! A message holds an offset, not a time zone. When the user's zone is known ([`crate::zone`])
+//! and the message was written in it (its offset is the zone's at that instant, or it is UTC,
+//! as imports store times), each bound takes its own day's offset in that zone: "i morgon"
+//! sent on Saturday 28 March 2026 at 12:00+01:00 in Stockholm is Sunday 00:00+01:00 to Monday
+//! 00:00+02:00, since the clocks go forward on Sunday night. Otherwise every bound carries the
+//! message's fixed offset.
 
-use chrono::{DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, Weekday};
+use chrono::{
+    DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, NaiveDateTime, Offset, TimeZone,
+    Weekday,
+};
+use chrono_tz::Tz;
 
 use super::atom::{Atom, WdMode, WeekendRef};
 use super::compound::{Clock, Compound, Deadline};
 use super::lexicon::Part;
 use crate::capture::rules::tense::Sense;
+
+/// How long after a clock time "it's past …" still means the one just passed, hours.
+const PASSED_WITHIN_HOURS: i64 = 6;
 
 /// A resolved interval, `start <= end`; `start == end` for an instant.
 pub(crate) type Interval = (DateTime<FixedOffset>, DateTime<FixedOffset>);
@@ -19,21 +28,47 @@ pub(crate) type Interval = (DateTime<FixedOffset>, DateTime<FixedOffset>);
 /// The message's time, the reference for every relative expression.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Reference {
-    /// The message timestamp with the writer's offset.
+    /// The message timestamp with the writer's offset (in the zone's offset when a zone is
+    /// used).
     pub ts: DateTime<FixedOffset>,
+    /// The user's zone, when the message was written in it: each day's own offset.
+    zone: Option<Tz>,
 }
 
 impl Reference {
+    /// The reference for a message written at `ts`. `zone` is used when `ts` is in it: its
+    /// offset is the zone's at that instant, or `+00:00` (an imported or UTC-stored time,
+    /// then read as the zone's local time). A message with another offset was written
+    /// elsewhere (a trip), and its own offset stands.
+    pub(crate) fn new(ts: DateTime<FixedOffset>, zone: Option<Tz>) -> Reference {
+        let zone = zone.filter(|z| {
+            let there = z.offset_from_utc_datetime(&ts.naive_utc()).fix();
+            there == *ts.offset() || ts.offset().local_minus_utc() == 0
+        });
+        match zone {
+            Some(z) => Reference {
+                ts: ts.with_timezone(&z).fixed_offset(),
+                zone: Some(z),
+            },
+            None => Reference { ts, zone: None },
+        }
+    }
+
     fn today(&self) -> NaiveDate {
         self.ts.date_naive()
     }
 
-    /// Local wall time on `date` in the message's offset; `hour` may run past 24.
+    /// Local wall time on `date`, `hour` (which may run past 24) and `minute`: in the zone
+    /// with that moment's own offset (a time the clocks skip takes the offset before the
+    /// change, so 02:30 on a spring-forward night is 03:30 after it), else in the message's
+    /// offset.
     fn at(&self, date: NaiveDate, hour: u32, minute: u32) -> Option<DateTime<FixedOffset>> {
         let date = date.checked_add_days(chrono::Days::new(u64::from(hour / 24)))?;
-        date.and_hms_opt(hour % 24, minute, 0)?
-            .and_local_timezone(*self.ts.offset())
-            .single()
+        let naive = date.and_hms_opt(hour % 24, minute, 0)?;
+        match self.zone {
+            Some(z) => local_in(z, naive),
+            None => naive.and_local_timezone(*self.ts.offset()).single(),
+        }
     }
 
     fn day(&self, date: NaiveDate) -> Option<Interval> {
@@ -42,6 +77,20 @@ impl Reference {
 
     fn days(&self, from: NaiveDate, n: u32) -> Option<Interval> {
         Some((self.at(from, 0, 0)?, self.at(from, 24 * n, 0)?))
+    }
+}
+
+/// `naive` as a wall-clock time in `zone`: the earlier of two when the clocks go back, and
+/// for a time the clocks skip, that time read with the offset in force just before the change.
+pub(crate) fn local_in(zone: Tz, naive: NaiveDateTime) -> Option<DateTime<FixedOffset>> {
+    match zone.from_local_datetime(&naive).earliest() {
+        Some(t) => Some(t.fixed_offset()),
+        None => {
+            let before = zone
+                .offset_from_utc_datetime(&(naive - Duration::hours(3)))
+                .fix();
+            naive.and_local_timezone(before).single()
+        }
     }
 }
 
@@ -105,11 +154,22 @@ pub(crate) fn resolve(
             r.days(monday, 7)?
         }
         (_, _, None, None, Some(clock)) => {
+            // The next such time, or the last one when the clause says it is behind: a past
+            // tense ("I got home at 23:10", said at 23:40), or "past midnight" said within
+            // [`PASSED_WITHIN_HOURS`] of it.
             let hour = clock_hour(*clock, None);
-            let mut t = r.at(r.today(), hour, clock.minute)?;
-            if t <= r.ts {
-                t = r.at(add_days(r.today(), 1)?, hour, clock.minute)?;
-            }
+            let today = r.at(r.today(), hour, clock.minute)?;
+            let (last, next) = if today <= r.ts {
+                (today, r.at(add_days(r.today(), 1)?, hour, clock.minute)?)
+            } else {
+                (r.at(add_days(r.today(), -1)?, hour, clock.minute)?, today)
+            };
+            let behind = match c.sense {
+                Sense::Past => true,
+                Sense::Unknown => c.passed && r.ts - last <= Duration::hours(PASSED_WITHIN_HOURS),
+                Sense::Future => false,
+            };
+            let t = if behind { last } else { next };
             (t, t)
         }
         _ => return None,

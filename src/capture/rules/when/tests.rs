@@ -14,7 +14,14 @@ fn resolve_text(text: &str, ts: &str) -> Option<(String, String)> {
     let t = tokenize(text);
     let sentences = segment::sentences(&t);
     let all = find(&t, &sentences, lang::guess(&t));
-    let when = pick(&t, text, &all, &(0..t.len()), false, &Reference { ts })?;
+    let when = pick(
+        &t,
+        text,
+        &all,
+        &(0..t.len()),
+        false,
+        &Reference::new(ts, None),
+    )?;
     Some((when.start.to_rfc3339(), when.end.to_rfc3339()))
 }
 
@@ -331,4 +338,111 @@ fn vague_or_no_time_resolves_to_nothing(#[case] text: &str) {
         None,
         "vague, open-ended or absent times get no interval, never a guessed date: {text}"
     );
+}
+
+/// [`resolve_text`] with the user's zone.
+fn resolve_in(text: &str, ts: &str, zone: chrono_tz::Tz) -> Option<(String, String)> {
+    let ts = DateTime::parse_from_rfc3339(ts).ok()?;
+    let t = tokenize(text);
+    let sentences = segment::sentences(&t);
+    let all = find(&t, &sentences, lang::guess(&t));
+    let r = Reference::new(ts, Some(zone));
+    let when = pick(&t, text, &all, &(0..t.len()), false, &r)?;
+    Some((when.start.to_rfc3339(), when.end.to_rfc3339()))
+}
+
+#[rstest]
+#[case::sv_tomorrow_over_the_spring_change(
+    "Vi ses i morgon.",
+    "2026-03-28T12:00:00+01:00",
+    chrono_tz::Tz::Europe__Stockholm,
+    // Sunday 29 March begins at +01:00; the clocks go forward at 02:00 that night, so Monday
+    // begins at 00:00+02:00 (22:00 UTC Sunday), not 00:00+01:00.
+    ("2026-03-29T00:00:00+01:00", "2026-03-30T00:00:00+02:00")
+)]
+#[case::da_a_summer_day_named_in_winter(
+    "Vi flytter den 5. juni 2027.",
+    "2026-12-03T20:00:00+01:00",
+    chrono_tz::Tz::Europe__Copenhagen,
+    // 5 June 2027 is summer time in Copenhagen: +02:00 both ends.
+    ("2027-06-05T00:00:00+02:00", "2027-06-06T00:00:00+02:00")
+)]
+#[case::en_a_utc_stored_import_reads_as_local(
+    "We land on Friday.",
+    // An import stored 23:30 UTC on Wednesday 14 January: 00:30 Thursday 15 in Stockholm, so
+    // "Friday" is the 16th there, midnight to midnight at +01:00.
+    "2026-01-14T23:30:00+00:00",
+    chrono_tz::Tz::Europe__Stockholm,
+    ("2026-01-16T00:00:00+01:00", "2026-01-17T00:00:00+01:00")
+)]
+#[case::en_a_message_from_elsewhere_keeps_its_own_offset(
+    "We land on Friday.",
+    // Written at +09:00 (a trip to Tokyo), which is not Stockholm's offset: its own stands.
+    "2026-01-14T10:00:00+09:00",
+    chrono_tz::Tz::Europe__Stockholm,
+    ("2026-01-16T00:00:00+09:00", "2026-01-17T00:00:00+09:00")
+)]
+fn a_day_takes_its_own_offset_in_the_users_zone(
+    #[case] text: &str,
+    #[case] ts: &str,
+    #[case] zone: chrono_tz::Tz,
+    #[case] want: (&str, &str),
+) {
+    assert_eq!(
+        resolve_in(text, ts, zone),
+        Some((want.0.to_string(), want.1.to_string())),
+        "`{text}` sent {ts} in {zone}"
+    );
+}
+
+#[test]
+fn a_time_the_clocks_skip_takes_the_offset_before_the_change() {
+    // 02:30 on 29 March 2026 does not exist in Stockholm: read at +01:00 it is 01:30 UTC,
+    // which the clocks show as 03:30+02:00.
+    let naive = chrono::NaiveDate::from_ymd_opt(2026, 3, 29)
+        .unwrap()
+        .and_hms_opt(2, 30, 0)
+        .unwrap();
+    let t = resolve::local_in(chrono_tz::Tz::Europe__Stockholm, naive).unwrap();
+    assert_eq!(t.to_utc().to_rfc3339(), "2026-03-29T01:30:00+00:00");
+}
+
+#[rstest]
+#[case::en_past_midnight_is_the_one_just_passed(
+    "It's past midnight and I've just packed my bag.",
+    "2026-01-16T00:25:00+01:00",
+    "2026-01-16T00:00:00+01:00",
+    "said 25 minutes after midnight, `past midnight` is that midnight, not the next one"
+)]
+#[case::no_over_midnatt(
+    "Det er over midnatt, og jeg har akkurat sendt søknaden.",
+    "2026-05-17T00:30:00+02:00",
+    "2026-05-17T00:00:00+02:00",
+    "Norwegian `over midnatt` at 00:30: the midnight that began the 17th"
+)]
+#[case::en_a_past_tense_clock_time_is_earlier_today(
+    "I finished the report at 23:10.",
+    "2026-01-16T23:40:00+01:00",
+    "2026-01-16T23:10:00+01:00",
+    "a past tense said at 23:40 tells of 23:10 half an hour ago, not of tomorrow's"
+)]
+#[case::en_after_in_a_plan_stays_ahead(
+    "I'll call you after 18:00.",
+    "2026-01-16T12:00:00+01:00",
+    "2026-01-16T18:00:00+01:00",
+    "a future clause keeps the next 18:00, `after` or not"
+)]
+#[case::en_after_long_ago_is_not_just_passed(
+    "Come over after 18:00.",
+    "2026-01-16T12:00:00+01:00",
+    "2026-01-16T18:00:00+01:00",
+    "18 hours after the last 18:00 is no `just passed`: the next one"
+)]
+fn a_clock_time_behind_the_message_is_the_last_one(
+    #[case] text: &str,
+    #[case] ts: &str,
+    #[case] at: &str,
+    #[case] why: &str,
+) {
+    check(text, ts, at, at, why);
 }
