@@ -67,6 +67,10 @@ pub struct ContextInfo {
     pub path: PathBuf,
     /// Why its episodes could not be counted (a damaged or foreign file), if so.
     pub problem: Option<String>,
+    /// Why the file is certainly not a Minne database (5 bytes of junk, another program's
+    /// SQLite file), if so: it is no context, and Minne opens, encrypts and forgets nothing
+    /// of it.
+    pub not_a_store: Option<String>,
 }
 
 /// Creates `data_dir` (owner-only) and the built-in contexts if they are missing, encrypted
@@ -123,6 +127,16 @@ pub fn list_contexts_with(data_dir: &Path, keys: &KeyConfig) -> Result<Vec<Conte
         else {
             continue;
         };
+        if let Some(why) = crate::keys::not_a_store(&path)? {
+            out.push(ContextInfo {
+                name,
+                episodes: 0,
+                problem: Some(format!("not a Minne database: {why}")),
+                path,
+                not_a_store: Some(why),
+            });
+            continue;
+        }
         let counted = crate::keys::unlock_read_only(&path, keys).and_then(|conn| {
             Ok(conn.query_row("SELECT count(*) FROM episodes", [], |r| r.get::<_, i64>(0))?)
         });
@@ -146,6 +160,7 @@ pub fn list_contexts_with(data_dir: &Path, keys: &KeyConfig) -> Result<Vec<Conte
             episodes,
             path,
             problem,
+            not_a_store: None,
         });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -178,6 +193,7 @@ pub fn create_context_with(
         episodes: 0,
         path,
         problem: None,
+        not_a_store: None,
     })
 }
 

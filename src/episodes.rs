@@ -33,6 +33,9 @@ pub struct EpisodeView {
     pub retrievability: f64,
     /// When it was said (the source message's time, UTC).
     pub occurred_at: DateTime<Utc>,
+    /// When Minne learned it: when capture stored it (UTC). Never changed by an edit or a
+    /// re-capture of the same words.
+    pub created_at: DateTime<Utc>,
     /// The time it refers to, when it names one.
     pub event_time: Option<EventTime>,
     /// Named third parties.
@@ -55,7 +58,8 @@ pub struct EpisodeView {
 pub(crate) const EPISODE_COLUMNS: &str = "e.id, e.actor, e.role, e.kind, e.text, e.salience, \
     e.stability_days, e.occurred_at, e.event_expression, e.event_start, e.event_end, \
     s.id, s.external_id, m.id, m.external_id, s.source, e.span_start, e.span_end, \
-    (SELECT group_concat(p.name, char(31)) FROM episode_participants p WHERE p.episode_id = e.id)";
+    (SELECT group_concat(p.name, char(31)) FROM episode_participants p WHERE p.episode_id = e.id), \
+    e.captured_at";
 
 /// The joins [`EPISODE_COLUMNS`] needs.
 pub(crate) const EPISODE_FROM: &str =
@@ -84,6 +88,7 @@ pub(crate) fn from_row(row: &Row<'_>, now: DateTime<Utc>) -> rusqlite::Result<Ep
         _ => None,
     };
     let participants: Option<String> = row.get(18)?;
+    let created_at = parse_utc(&row.get::<_, String>(19)?).map_err(|e| bad(19, e))?;
     let elapsed_days = (now - occurred_at).num_seconds() as f64 / 86_400.0;
     Ok(EpisodeView {
         id: EpisodeId(row.get(0)?),
@@ -95,6 +100,7 @@ pub(crate) fn from_row(row: &Row<'_>, now: DateTime<Utc>) -> rusqlite::Result<Ep
         stability_days: stability,
         retrievability: retrievability(stability, elapsed_days),
         occurred_at,
+        created_at,
         event_time,
         participants: participants
             .map(|p| p.split('\u{1f}').map(str::to_string).collect())

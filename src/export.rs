@@ -78,7 +78,8 @@ impl Engine {
         )?;
         let mut episodes_stmt = conn.prepare(
             "SELECT id, kind, text, span_start, span_end, salience, stability_days, event_expression, event_start, event_end,
-                    (SELECT group_concat(name, char(31)) FROM episode_participants p WHERE p.episode_id = episodes.id)
+                    (SELECT group_concat(name, char(31)) FROM episode_participants p WHERE p.episode_id = episodes.id),
+                    captured_at
              FROM episodes WHERE message_id = ?1 ORDER BY span_start",
         )?;
         for (session_id, key, source) in sessions {
@@ -100,11 +101,12 @@ impl Engine {
                 let offset = chrono::FixedOffset::east_opt(offset as i32)
                     .unwrap_or_else(|| chrono::Utc.fix());
                 let timestamp = parse_utc(&sent_at)?.with_timezone(&offset).to_rfc3339();
-                let episodes = episodes_stmt
+                let mut episodes = episodes_stmt
                     .query_map([id], |r| {
                         let participants: Option<String> = r.get(10)?;
                         Ok(json!({
                             "id": r.get::<_, i64>(0)?,
+                            "created_at": r.get::<_, String>(11)?,
                             "kind": r.get::<_, String>(1)?,
                             "text": r.get::<_, String>(2)?,
                             "span": [r.get::<_, i64>(3)?, r.get::<_, i64>(4)?],
@@ -119,6 +121,12 @@ impl Engine {
                         }))
                     })?
                     .collect::<rusqlite::Result<Vec<_>>>()?;
+                // Which messages said it: this one, then each restatement, so a reader can
+                // tell which record a later message repeated.
+                for e in &mut episodes {
+                    let episode = crate::model::EpisodeId(e["id"].as_i64().unwrap_or_default());
+                    e["source_message_ids"] = json!(self.source_message_ids(episode)?);
+                }
                 messages_out.push(json!({
                     "id": external_id.unwrap_or_else(|| format!("minne:{id}")),
                     "role": role,
@@ -227,6 +235,10 @@ impl Engine {
     /// (`--out <data dir>/work.sqlite --force` put personal's plaintext in work's place) or
     /// be read as a context of its own (`backup.sqlite`). Both paths are compared after
     /// resolving symbolic links and `..`, so no spelling of the path slips past.
+    /// Nor is an export ever named as Minne names its own files (`*.sqlite`, `*.key`, a WAL,
+    /// the key dir's `store-id`): in another store's data dir or key dir
+    /// (`--out ../other.keys/personal.key --force`) it would replace that store's database or
+    /// key, and its memories would be lost for good.
     /// Errors: [`Error::InvalidInput`] naming the folder and where to write instead.
     pub(crate) fn refuse_own_dirs(&self, path: &Path) -> Result<()> {
         let target = resolved(path);
@@ -241,6 +253,15 @@ impl Engine {
                     dir.display()
                 )));
             }
+        }
+        if let Some(name) = path.file_name().and_then(|n| n.to_str())
+            && crate::store::private::is_minnes(name)
+        {
+            return Err(Error::InvalidInput(format!(
+                "{} is named as Minne names its own databases and keys, and may be one of \
+                 another store's: name the export `.json` or `.md` (nothing was written)",
+                path.display()
+            )));
         }
         Ok(())
     }
@@ -289,6 +310,22 @@ impl Engine {
         }
         let (mut removed, mut rewritten, mut warnings) = (0, 0, Vec::new());
         for (id, path, format, sha) in rows {
+            // A link (or anything but a file) where Minne wrote its export is not Minne's
+            // file: what it points to is left alone and said to be not reached, never
+            // reported as rewritten (a rewrite would replace the link, not clean its target).
+            let replaced = std::fs::symlink_metadata(&path)
+                .ok()
+                .filter(|m| !m.file_type().is_file());
+            if let Some(m) = replaced {
+                let what = if m.file_type().is_symlink() {
+                    "a symbolic link"
+                } else {
+                    "something other than a file"
+                };
+                warnings.push(format!("export {path} was replaced by {what} since Minne wrote it, so it was not reached: find the file it came from and delete it yourself"));
+                conn.execute("DELETE FROM exports WHERE id = ?1", [id])?;
+                continue;
+            }
             let bytes = match std::fs::read(&path) {
                 Ok(bytes) if hex(&Sha256::digest(&bytes)) == sha => bytes,
                 Ok(_) => {

@@ -424,7 +424,10 @@ impl KeyStore {
         }
 
         let path = self.key_file(context);
-        // A key file others can read (copied in as 0644) is made owner-only before use.
+        // A key dir others can write (0777: they could delete or swap every key) and a key
+        // file others can read (copied in as 0644) are made owner-only before use, on every
+        // read of a key, not only when one is made.
+        crate::store::private::tighten_dir(&self.dir, "key dir")?;
         crate::store::private::tighten_file(&path)?;
         match std::fs::read_to_string(&path) {
             Ok(text) => Ok(Some((
@@ -629,6 +632,62 @@ fn damaged(path: &Path) -> Error {
     ))
 }
 
+/// Why the file at `path` is certainly not a Minne store, so that Minne must neither open
+/// it as a context nor encrypt, migrate or forget it (a second attack on issue 30 found a
+/// user's own SQLite database in the data dir encrypted with a new key, and 5 bytes of junk
+/// blocking `forget --everything`): `None` when it may be one (missing, empty, or a file
+/// Minne could have written).
+/// - A non-empty file of fewer than 512 bytes, or of a size that is no whole number of
+///   512-byte units: every SQLite database, encrypted too, is whole pages of 512 to 65,536
+///   bytes.
+/// - A plain SQLite database that holds tables but not Minne's `messages` and `episodes`
+///   (one with no table at all holds nothing to lose, and is what an interrupted first open
+///   leaves).
+///
+/// Errors: [`Error::Io`] when the file cannot be read; [`Error::Database`] when a plain
+/// SQLite file cannot be opened to list its tables.
+pub(crate) fn not_a_store(path: &Path) -> Result<Option<String>> {
+    let len = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(KeyStore::io("cannot read", path)(e)),
+    };
+    if len > 0 && (len < 512 || len % 512 != 0) {
+        return Ok(Some(format!(
+            "it is {len} bytes, and every SQLite database is whole pages of 512 bytes or more"
+        )));
+    }
+    if file_state(path)? != FileState::Plain {
+        return Ok(None);
+    }
+    let conn = connect(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    let (tables, minnes): (i64, i64) = conn.query_row(
+        "SELECT count(*), count(*) FILTER (WHERE name IN ('messages', 'episodes'))
+         FROM sqlite_master WHERE type = 'table'",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok((tables > 0 && minnes < 2).then(|| {
+        format!("it is an SQLite database of {tables} tables without Minne's messages and episodes")
+    }))
+}
+
+/// The error for opening a file that is not a Minne store as the context `context`.
+fn refuse_foreign(path: &Path, why: &str) -> Error {
+    let dir = path
+        .parent()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    Error::InvalidInput(format!(
+        "{} is not a Minne database ({why}), so Minne neither opens nor changes it: move it \
+         out of the data dir {dir}, which is for Minne's own files",
+        path.display()
+    ))
+}
+
 /// The state of a database file on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FileState {
@@ -741,6 +800,9 @@ pub(crate) fn unlock(
 /// inspection; makes no key and encrypts nothing. Errors as [`unlock`].
 pub(crate) fn unlock_read_only(path: &Path, config: &KeyConfig) -> Result<Connection> {
     let (context, data_dir) = split_path(path)?;
+    if let Some(why) = not_a_store(path)? {
+        return Err(refuse_foreign(path, &why));
+    }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if config.encryption == Encryption::Off || file_state(path)? != FileState::Encrypted {
         return connect(path, flags);
@@ -771,6 +833,9 @@ fn unlock_with(
     created: bool,
 ) -> Result<(Connection, Unlocked)> {
     let (context, data_dir) = split_path(path)?;
+    if let Some(why) = not_a_store(path)? {
+        return Err(refuse_foreign(path, &why));
+    }
     if config.encryption == Encryption::Off {
         if file_state(path)? == FileState::Encrypted {
             return Err(Error::InvalidInput(format!(

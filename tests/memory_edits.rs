@@ -139,6 +139,91 @@ fn a_restated_fact_is_one_memory_with_every_source() {
     assert_eq!(with(&engine, "2027-08-14").len(), 2);
 }
 
+/// Issue 31, kind 4: every item shown has its identity. The restated passport memory is
+/// one record, and each way of showing it (the episode list, the export, the scenario
+/// runner's item) names the same id, the time Minne learned it and all three messages that
+/// said it; an edit later changes neither when it was said nor when it was learned.
+#[test]
+fn every_item_shown_carries_its_id_when_it_was_learned_and_every_source() {
+    let dir = common::tempdir();
+    let clock = Arc::new(FixedClock::new(Utc::now()));
+    let mut engine = open(dir.path(), "personal", clock.clone());
+    three_times(&mut engine, &clock);
+    let found = with(&engine, "2027-08-14");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let e = &found[0];
+    // `say` captures each message at the moment it was said: m1 at 19:00+01:00 is when
+    // Minne learned the memory, and the restatements (m3 in February, m5 in April) add
+    // sources without making it newer.
+    let learned = at("2025-01-20T18:00:00Z").to_utc();
+    assert_eq!(e.created_at, learned);
+    assert_eq!(e.occurred_at, learned);
+    assert_eq!(engine.source_message_ids(e.id).unwrap(), ["m1", "m3", "m5"]);
+
+    // The export holds the same identity for the episode under m1.
+    let doc = engine.export_value().unwrap();
+    let exported: Vec<&serde_json::Value> = doc["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["messages"].as_array().unwrap())
+        .flat_map(|m| m["episodes"].as_array().unwrap())
+        .filter(|x| x["id"].as_i64() == Some(e.id.0))
+        .collect();
+    assert_eq!(exported.len(), 1, "{doc:#}");
+    assert_eq!(
+        exported[0]["created_at"].as_str().map(|t| at(t).to_utc()),
+        Some(learned)
+    );
+    assert_eq!(
+        exported[0]["source_message_ids"],
+        serde_json::json!(["m1", "m3", "m5"])
+    );
+
+    // So does the scenario runner's item.
+    let item = minne::scenario::Item::from_episode(e, "personal");
+    assert_eq!(
+        item.id.as_deref(),
+        Some(format!("episode:{}", e.id).as_str())
+    );
+    assert_eq!(item.created_at.as_deref(), Some("2025-01-20T18:00:00Z"));
+
+    // An edit in May keeps both times.
+    clock.set(at("2025-05-01T10:00:00+02:00").to_utc());
+    engine
+        .edit_episode(e.id, "My passport expires on 2027-08-14.")
+        .unwrap();
+    let edited = with(&engine, "2027-08-14");
+    assert_eq!(edited.len(), 1, "{edited:#?}");
+    assert_eq!(edited[0].id, e.id);
+    assert_eq!(edited[0].created_at, learned);
+    assert_eq!(edited[0].occurred_at, learned);
+
+    // An old conversation imported now was said then and learned now: the two times differ.
+    let now = at("2025-06-01T12:00:00Z").to_utc();
+    clock.set(now);
+    engine
+        .import_sessions(
+            &[NewSession {
+                key: "old".into(),
+                messages: vec![NewMessage {
+                    external_id: Some("old-1".into()),
+                    role: Role::User,
+                    actor: "user".into(),
+                    text: "We adopted a cat called Smilla.".into(),
+                    sent_at: at("2024-11-03T18:30:00+01:00"),
+                }],
+            }],
+            "chat",
+            &mut |_| {},
+        )
+        .unwrap();
+    let old = with(&engine, "Smilla");
+    assert_eq!(old.len(), 1, "{old:#?}");
+    assert_eq!(old[0].occurred_at, at("2024-11-03T17:30:00Z").to_utc());
+    assert_eq!(old[0].created_at, now);
+}
+
 #[test]
 fn forgetting_one_source_keeps_the_memory_the_others_support() {
     let dir = common::tempdir();

@@ -68,6 +68,7 @@ pub fn hit_json(h: &RecallHit) -> Value {
     let e = &h.episode;
     json!({
         "episode_id": e.id,
+        "created_at": e.created_at,
         "text": e.text,
         "actor": e.actor,
         "role": e.role,
@@ -83,6 +84,19 @@ pub fn hit_json(h: &RecallHit) -> Value {
         "external_id": e.message_external_id,
         "conflict_with": h.conflict_with,
     })
+}
+
+/// [`hit_json`] for each of `hits`, each with `source_message_ids`: every message it came from
+/// (its own first, then its restatements), by the id it had in its file, else `minne:<id>`.
+/// Errors: the store could not be read.
+pub fn hits_json(engine: &minne::Engine, hits: &[RecallHit]) -> anyhow::Result<Vec<Value>> {
+    hits.iter()
+        .map(|h| {
+            let mut v = hit_json(h);
+            v["source_message_ids"] = json!(engine.source_message_ids(h.episode.id)?);
+            Ok(v)
+        })
+        .collect()
 }
 
 fn source(e: &EpisodeView) -> String {

@@ -57,6 +57,8 @@ fn import_recall_forget_recall() {
     let data = dir.path().join("data");
     let file = dir.path().join("chat.json");
     std::fs::write(&file, TRANSCRIPT).unwrap();
+    // Stored times keep milliseconds.
+    let before_import = chrono::Utc::now() - chrono::Duration::milliseconds(1);
 
     let report = json(
         minne(&data)
@@ -91,6 +93,17 @@ fn import_recall_forget_recall() {
     for key in ["score", "parts", "time", "source", "external_id"] {
         assert!(top.get(key).is_some(), "--json gives each result's {key}");
     }
+    // Its identity (issue 31, kind 4): when Minne learned it, which is during the first
+    // import (the re-import added nothing), and the message it came from, which had no id in
+    // the file and is the store's first message, so it is named `minne:1` as an export names it.
+    let learned = chrono::DateTime::parse_from_rfc3339(top["created_at"].as_str().unwrap())
+        .expect("created_at is RFC 3339")
+        .to_utc();
+    assert!(
+        before_import <= learned && learned <= chrono::Utc::now(),
+        "learned at {learned}, during this test"
+    );
+    assert_eq!(top["source_message_ids"], serde_json::json!(["minne:1"]));
     let id = top["episode_id"].as_i64().unwrap();
     let db = data.join("personal.sqlite");
     let embeddings_before = row_count(&db, "embeddings");

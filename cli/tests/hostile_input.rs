@@ -332,3 +332,218 @@ fn finding_8_a_data_dir_given_as_dotdot_opens_and_a_failed_first_open_leaves_no_
         "the same store opens by its full path: {status}"
     );
 }
+
+/// The mode of `p`, permission bits only.
+#[cfg(unix)]
+fn mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+fn set_mode(p: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// The second attack, finding 9: a key dir others can write (0777, 0707, 0770) let anyone
+/// delete or swap every key, and it stayed so through every command that only read a key.
+/// Every command that opens a context reads its key, and tightens the key dir first; with
+/// something not Minne's inside it refuses, saying how to fix it, and changes nothing.
+#[cfg(unix)]
+#[test]
+fn attack_2_finding_9_a_wide_key_dir_is_tightened_by_every_command_that_reads_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    minne(&data).arg("import").arg(&file).assert().success();
+    let keys = dir.path().join("data.keys");
+    for wide in [0o777, 0o707, 0o770] {
+        for args in [&["status"][..], &["list"], &["recall", "offsite"]] {
+            set_mode(&keys, wide);
+            minne(&data).args(args).assert().success();
+            assert_eq!(mode(&keys), 0o700, "{args:?} after {wide:o}");
+        }
+    }
+    // Something else in it: Minne does not decide for that file, it says what to do.
+    std::fs::write(keys.join("other.txt"), "not Minne's").unwrap();
+    set_mode(&keys, 0o777);
+    minne(&data)
+        .arg("status")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("key dir").and(predicate::str::contains("chmod 700")));
+    assert_eq!(mode(&keys), 0o777, "left for the user, as the error says");
+    std::fs::remove_file(keys.join("other.txt")).unwrap();
+    assert_eq!(messages(&data), 2, "nothing stored was touched");
+    assert_eq!(mode(&keys), 0o700);
+}
+
+/// The second attack, finding 22: a tracked JSON export replaced by a symbolic link (to a
+/// copy elsewhere) was reported "rewritten without it" while the copy kept the forgotten
+/// words. A forget reports such an export as not reached and writes neither the link nor
+/// what it points to.
+#[cfg(unix)]
+#[test]
+fn attack_2_finding_22_an_export_replaced_by_a_link_is_reported_not_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    minne(&data).arg("import").arg(&file).assert().success();
+    let out = dir.path().join("exports");
+    std::fs::create_dir(&out).unwrap();
+    let export = out.join("a.json");
+    minne(&data)
+        .args(["export", "--format", "json", "-o"])
+        .arg(&export)
+        .assert()
+        .success();
+    let copy = dir.path().join("copy.json");
+    std::fs::copy(&export, &copy).unwrap();
+    std::fs::remove_file(&export).unwrap();
+    std::os::unix::fs::symlink(&copy, &export).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let list = stdout_json(minne(&data).args(["list", "--json"]));
+    let cello = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["text"].as_str().unwrap().contains("cello"))
+        .unwrap_or_else(|| panic!("the cello memory is listed: {list:#}"));
+    let id = cello["id"].as_i64().unwrap().to_string();
+    minne(&data)
+        .args(["forget", "--id", &id])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("not reached")
+                .and(predicate::str::contains("symbolic link"))
+                .and(predicate::str::contains("rewritten").not()),
+        );
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        before,
+        "the link's target is not written"
+    );
+    assert!(
+        std::fs::symlink_metadata(&export)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+}
+
+/// The second attack, finding 28: `--data-dir A export --out B.keys/personal.key --force`
+/// replaced another store's key, and its memories were lost for good. An export is never
+/// named as Minne names its own files, wherever the folder, and the other store is untouched.
+#[test]
+fn attack_2_finding_28_an_export_never_replaces_another_stores_database_or_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for data in [&a, &b] {
+        minne(data).arg("import").arg(&file).assert().success();
+    }
+    let b_key = dir.path().join("b.keys/personal.key");
+    let b_db = b.join("personal.sqlite");
+    let (key_before, db_before) = (
+        std::fs::read(&b_key).unwrap(),
+        std::fs::read(&b_db).unwrap(),
+    );
+    for target in [
+        b_key.clone(),
+        b_db.clone(),
+        b.join("personal.sqlite-wal"),
+        dir.path().join("b.keys/store-id"),
+        dir.path().join("elsewhere.sqlite"),
+        dir.path().join("elsewhere.key"),
+    ] {
+        minne(&a)
+            .args(["export", "--force", "-o"])
+            .arg(&target)
+            .assert()
+            .failure()
+            .stderr(
+                predicate::str::contains("names its own databases and keys")
+                    .and(predicate::str::contains("nothing was written")),
+            );
+    }
+    assert_eq!(std::fs::read(&b_key).unwrap(), key_before);
+    assert_eq!(std::fs::read(&b_db).unwrap(), db_before);
+    assert!(!dir.path().join("elsewhere.sqlite").exists());
+    assert_eq!(
+        messages(&b),
+        2,
+        "the other store still opens with its own key"
+    );
+}
+
+/// The second attack, findings 5 and 6: 5 bytes of junk named `notes.sqlite` in the data dir
+/// blocked `forget --everything` ("nothing was forgotten, in any context"), and another
+/// program's SQLite database there was made a context: given a key and encrypted, so its
+/// owner could no longer read it. A file that is certainly no Minne database is no context:
+/// `forget --everything` forgets every real one and names these as left alone, and opening
+/// one as a context is refused without a byte changed.
+#[test]
+fn attack_2_findings_5_6_a_file_in_the_data_dir_that_is_not_minnes_is_never_opened_or_forgotten() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, TWO).unwrap();
+    minne(&data).arg("import").arg(&file).assert().success();
+    let junk = data.join("notes.sqlite");
+    std::fs::write(&junk, b"junk\n").unwrap();
+    let theirs = data.join("recipes.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&theirs).unwrap();
+        conn.execute_batch("CREATE TABLE x (a TEXT); INSERT INTO x VALUES ('mydata');")
+            .unwrap();
+    }
+    let theirs_before = std::fs::read(&theirs).unwrap();
+
+    for context in ["notes", "recipes"] {
+        minne(&data)
+            .args(["--context", context, "list"])
+            .assert()
+            .failure()
+            .stderr(
+                predicate::str::contains("is not a Minne database")
+                    .and(predicate::str::contains("move it out of the data dir")),
+            );
+    }
+    minne(&data)
+        .args(["forget", "--everything", "--yes"])
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("Left alone, not Minne databases")
+                .and(predicate::str::contains("notes.sqlite (it is 5 bytes"))
+                .and(predicate::str::contains(
+                    "recipes.sqlite (it is an SQLite database",
+                )),
+        );
+    assert_eq!(messages(&data), 0, "the real context was forgotten");
+    assert_eq!(std::fs::read(&junk).unwrap(), b"junk\n");
+    assert_eq!(
+        std::fs::read(&theirs).unwrap(),
+        theirs_before,
+        "not encrypted"
+    );
+    let conn = rusqlite::Connection::open(&theirs).unwrap();
+    let a: String = conn.query_row("SELECT a FROM x", [], |r| r.get(0)).unwrap();
+    assert_eq!(a, "mydata", "its owner still reads it");
+    let keys: Vec<_> = std::fs::read_dir(dir.path().join("data.keys"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !keys
+            .iter()
+            .any(|k| k.starts_with("notes") || k.starts_with("recipes")),
+        "no key was made for them: {keys:?}"
+    );
+}

@@ -279,6 +279,16 @@ pub struct Mention {
     pub sent_at: String,
 }
 
+impl Mention {
+    /// The message's id as a user or a check names it: its id in its file or case, else
+    /// `minne:<row id>` (the id a JSON export gives a message that had none).
+    pub fn id(&self) -> String {
+        self.external_id
+            .clone()
+            .unwrap_or_else(|| format!("minne:{}", self.message_id))
+    }
+}
+
 impl crate::engine::Engine {
     /// Every source message of an episode, its own first, then its restatements in the order
     /// they were said. Errors: [`Error::NotFound`] for an unknown episode.
@@ -316,6 +326,20 @@ impl crate::engine::Engine {
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(std::iter::once(own).chain(rest).collect())
+    }
+
+    /// The ids of every source message of an episode ([`Engine::episode_sources`], its own
+    /// first), as a user or a check names them: the id the message had in its file or case,
+    /// else `minne:<row id>`, as a JSON export writes it. Errors: [`Error::NotFound`] for an
+    /// unknown episode.
+    ///
+    /// [`Engine::episode_sources`]: crate::engine::Engine::episode_sources
+    pub fn source_message_ids(&self, episode: crate::model::EpisodeId) -> Result<Vec<String>> {
+        Ok(self
+            .episode_sources(episode)?
+            .into_iter()
+            .map(|m| m.id())
+            .collect())
     }
 
     /// How many times the episode was said: its own message plus its restatements (≥ 1).

@@ -162,6 +162,8 @@ pub struct FactView {
     pub valid_to: Option<DateTime<Utc>>,
     /// The fact that replaced it.
     pub superseded_by: Option<FactId>,
+    /// When Minne learned it (UTC): when consolidation first stored it.
+    pub created_at: DateTime<Utc>,
     /// How many of the user's episodes say it (duplicates count here, not as new facts).
     pub support: usize,
     /// Those episodes, oldest first.
@@ -179,6 +181,8 @@ pub struct ProcedureView {
     pub status: FactStatus,
     /// Its rung on the ladder.
     pub confidence: Confidence,
+    /// When Minne learned it (UTC): when consolidation first stored it.
+    pub created_at: DateTime<Utc>,
     /// The episodes that gave it, oldest first.
     pub sources: Vec<Source>,
 }
@@ -494,6 +498,16 @@ impl Engine {
         statement: bool,
     ) -> Result<(crate::forget::ForgetReceipt, usize, bool)> {
         let said_at = parse_utc(&ep.occurred_at)?;
+        // Said in an imported file, the command was said to that other assistant about what
+        // that conversation held: it acts on what the same file brought, never on memories
+        // from elsewhere (a shared or crafted export must not wipe them unasked; the second
+        // attack on issue 30, finding 23). Said live, it acts on the whole context.
+        let source: String = self.store.conn().query_row(
+            "SELECT s.source FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?1",
+            [ep.message_id],
+            |r| r.get(0),
+        )?;
+        let within = (!crate::import::LIVE_SOURCES.contains(&source.as_str())).then_some(source);
         let holding_all = if statement {
             Some(self.episodes_with_every_word_of(topic)?)
         } else {
@@ -505,6 +519,7 @@ impl Engine {
             .0
             .into_iter()
             .filter(|h| h.episode.occurred_at <= said_at)
+            .filter(|h| within.as_ref().is_none_or(|s| *s == h.episode.source))
             .filter(|h| {
                 holding_all
                     .as_ref()
@@ -847,7 +862,8 @@ pub(crate) fn load_facts<P: rusqlite::Params>(
     args: P,
 ) -> Result<Vec<FactView>> {
     let sql = format!(
-        "SELECT id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by
+        "SELECT id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by,
+                created_at
          FROM facts WHERE {filter}"
     );
     let mut stmt = conn.prepare(&sql)?;
@@ -861,6 +877,7 @@ pub(crate) fn load_facts<P: rusqlite::Params>(
         String,
         Option<String>,
         Option<i64>,
+        String,
     );
     let rows: Vec<Row> = stmt
         .query_map(args, |r| {
@@ -874,12 +891,23 @@ pub(crate) fn load_facts<P: rusqlite::Params>(
                 r.get(6)?,
                 r.get(7)?,
                 r.get(8)?,
+                r.get(9)?,
             ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut out = Vec::with_capacity(rows.len());
-    for (id, attribute, value, scope, confidence, status, valid_from, valid_to, superseded_by) in
-        rows
+    for (
+        id,
+        attribute,
+        value,
+        scope,
+        confidence,
+        status,
+        valid_from,
+        valid_to,
+        superseded_by,
+        created_at,
+    ) in rows
     {
         let sources = sources(conn, "fact_sources", "fact_id", id)?;
         let text = Attribute::parse(&attribute)
@@ -895,6 +923,7 @@ pub(crate) fn load_facts<P: rusqlite::Params>(
             valid_from: parse_utc(&valid_from)?,
             valid_to: valid_to.as_deref().map(parse_utc).transpose()?,
             superseded_by: superseded_by.map(FactId),
+            created_at: parse_utc(&created_at)?,
             support: sources.len(),
             sources,
         });
@@ -906,18 +935,23 @@ pub(crate) fn load_procedures(
     conn: &rusqlite::Connection,
     filter: &str,
 ) -> Result<Vec<ProcedureView>> {
-    let sql = format!("SELECT id, instruction, status, confidence FROM procedures WHERE {filter}");
+    let sql = format!(
+        "SELECT id, instruction, status, confidence, created_at FROM procedures WHERE {filter}"
+    );
     let mut stmt = conn.prepare(&sql)?;
-    let rows: Vec<(i64, String, String, String)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+    let rows: Vec<(i64, String, String, String, String)> = stmt
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let mut out = Vec::with_capacity(rows.len());
-    for (id, instruction, status, confidence) in rows {
+    for (id, instruction, status, confidence, created_at) in rows {
         out.push(ProcedureView {
             id,
             instruction,
             status: FactStatus::parse(&status)?,
             confidence: Confidence::parse(&confidence)?,
+            created_at: parse_utc(&created_at)?,
             sources: sources(conn, "procedure_sources", "procedure_id", id)?,
         });
     }

@@ -18,6 +18,7 @@ pub(crate) fn hit(id: i64, text: &str) -> RecallHit {
             stability_days: Stability::new(10.0).expect("positive days"),
             retrievability: 0.9,
             occurred_at: chrono::DateTime::from_timestamp(1_780_000_000, 0).expect("a time"),
+            created_at: chrono::DateTime::from_timestamp(1_780_000_000, 0).expect("a time"),
             event_time: None,
             participants: Vec::new(),
             session_id: SessionId(1),

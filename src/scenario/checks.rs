@@ -359,12 +359,21 @@ fn exported_items(doc: &serde_json::Value, context: &str) -> Vec<Item> {
         for m in messages {
             let episodes = m["episodes"].as_array().map_or(&[][..], Vec::as_slice);
             for e in episodes {
+                let sources = match e["source_message_ids"].as_array() {
+                    Some(ids) => ids
+                        .iter()
+                        .filter_map(|id| id.as_str().map(str::to_string))
+                        .collect(),
+                    None => m["id"].as_str().map(str::to_string).into_iter().collect(),
+                };
                 items.push(Item {
+                    id: e["id"].as_i64().map(|id| format!("episode:{id}")),
                     text: e["text"].as_str().unwrap_or_default().to_string(),
                     status: "active".to_string(),
-                    source_message_ids: m["id"].as_str().map(str::to_string).into_iter().collect(),
+                    source_message_ids: sources,
                     context: context.to_string(),
                     occurred_at: m["timestamp"].as_str().map(str::to_string),
+                    created_at: e["created_at"].as_str().map(str::to_string),
                     salience: e["salience"].as_f64(),
                     mention_count: None,
                 });

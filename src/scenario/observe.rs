@@ -12,6 +12,10 @@ use crate::episodes::EpisodeView;
 /// A memory item as a recall or a listing returned it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Item {
+    /// Which record it is: `episode:<id>`, `fact:<id>`, `procedure:<id>` or `message:<id>`,
+    /// the row ids `minne list`, `minne profile` and `recall --json` show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The episode's words.
     pub text: String,
     /// `active` or `superseded`. Minne does not supersede episodes yet, so every episode it
@@ -25,6 +29,10 @@ pub struct Item {
     /// one ("i förrgår" resolved against the message's time), else when it was said (UTC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub occurred_at: Option<String>,
+    /// When Minne learned it (RFC 3339, UTC): when capture stored the episode, consolidation
+    /// the fact or procedure, capture encoded the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
     /// Salience in `[0, 1]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salience: Option<f64>,
@@ -42,11 +50,13 @@ impl Item {
             None => e.occurred_at.to_rfc3339_opts(SecondsFormat::Secs, false),
         };
         Item {
+            id: Some(format!("episode:{}", e.id)),
             text: e.text.clone(),
             status: "active".to_string(),
             source_message_ids: e.message_external_id.iter().cloned().collect(),
             context: context.to_string(),
             occurred_at: Some(occurred_at),
+            created_at: Some(utc(e.created_at)),
             salience: Some(e.salience.get()),
             mention_count: None,
         }
@@ -56,11 +66,13 @@ impl Item {
     /// it was written.
     pub fn from_message(m: &crate::listing::TimeRangeItem, context: &str) -> Item {
         Item {
+            id: Some(format!("message:{}", m.message_id.0)),
             text: m.text.clone(),
             status: "active".to_string(),
             source_message_ids: m.external_id.iter().cloned().collect(),
             context: context.to_string(),
             occurred_at: Some(m.sent_at.to_rfc3339_opts(SecondsFormat::Secs, true)),
+            created_at: m.captured_at.map(utc),
             salience: None,
             mention_count: None,
         }
@@ -70,6 +82,7 @@ impl Item {
     /// shows (`active`, or `superseded` when a newer value replaced it).
     pub fn from_fact(f: &FactView, context: &str, status: &str) -> Item {
         Item {
+            id: Some(format!("fact:{}", f.id.0)),
             text: f.text.clone(),
             status: status.to_string(),
             source_message_ids: f
@@ -79,6 +92,7 @@ impl Item {
                 .collect(),
             context: context.to_string(),
             occurred_at: None,
+            created_at: Some(utc(f.created_at)),
             salience: None,
             mention_count: Some(f.support as u64),
         }
@@ -87,6 +101,7 @@ impl Item {
     /// The item for an active procedure stored in `context`.
     pub fn from_procedure(p: &ProcedureView, context: &str) -> Item {
         Item {
+            id: Some(format!("procedure:{}", p.id)),
             text: p.instruction.clone(),
             status: "active".to_string(),
             source_message_ids: p
@@ -96,10 +111,16 @@ impl Item {
                 .collect(),
             context: context.to_string(),
             occurred_at: None,
+            created_at: Some(utc(p.created_at)),
             salience: None,
             mention_count: None,
         }
     }
+}
+
+/// `t` as RFC 3339 in UTC, to the second (`2025-03-03T07:12:00Z`).
+fn utc(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
 /// One check's observation, in the shape its type has in observed.json.

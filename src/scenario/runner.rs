@@ -23,7 +23,7 @@ use crate::scenario::observe::Observation;
 pub const DEFAULT_CHECK_K: usize = 10;
 
 /// The `source` of live messages, as the app's chat stores them.
-const LIVE_SOURCE: &str = "chat";
+const LIVE_SOURCE: &str = crate::import::LIVE_CHAT;
 
 /// How to run a cases file.
 #[derive(Debug, Clone)]

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 /// SQLite companions, a forget's scrub marker, keys, the keyring id, the lock, the notice
 /// marker, the temporary files of an atomic write and the probe of a writable folder; a
 /// capture job's lock file, and the copy of a store being encrypted in place).
-fn is_minnes(name: &str) -> bool {
+pub(crate) fn is_minnes(name: &str) -> bool {
     const SUFFIXES: [&str; 7] = [
         ".sqlite",
         ".sqlite-wal",

@@ -136,17 +136,31 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
     } else {
         ForgetScope::Context
     };
+    // Files in the data dir that are certainly no Minne database (junk, another program's
+    // SQLite file): --everything forgets the contexts and leaves these alone, saying so.
+    let mut left_alone = Vec::new();
     let contexts = if args.everything {
         // Listing the contexts creates the built-in ones: a mistyped --data-dir is refused
         // first (`Error::NoData`), not made into an empty store with nothing to forget.
         env.require_data()?;
-        minne::context::list_contexts_with(&env.settings.data_dir, &env.settings.keys)?
-            .into_iter()
-            .map(|c| c.name)
-            .collect()
+        let mut names = Vec::new();
+        for c in minne::context::list_contexts_with(&env.settings.data_dir, &env.settings.keys)? {
+            match c.not_a_store {
+                Some(why) => left_alone.push(format!("{} ({why})", c.path.display())),
+                None => names.push(c.name),
+            }
+        }
+        names
     } else {
         vec![env.context.clone()]
     };
+    if !left_alone.is_empty() {
+        eprintln!(
+            "Left alone, not Minne databases (Minne stored nothing in them, so it forgets \
+             nothing there; delete them yourself if they are yours to delete): {}",
+            left_alone.join("; ")
+        );
+    }
     let wide = !matches!(scope, ForgetScope::Episode(_));
     // Every context is opened (unlocked) before anything goes: a context that cannot be
     // opened must not leave the forget half done, with the others already wiped and no

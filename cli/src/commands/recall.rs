@@ -79,7 +79,7 @@ pub fn run(env: &Env, args: Args) -> anyhow::Result<()> {
             return Ok(());
         }
         Format::Json => {
-            let mut out = serde_json::json!({ "hits": hits.iter().map(output::hit_json).collect::<Vec<_>>() });
+            let mut out = serde_json::json!({ "hits": output::hits_json(&engine, hits)? });
             if args.explain {
                 out["near_misses"] = explained
                     .near_misses

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use crate::output::{self, plural};
 
 /// The source recorded on every session the server stores.
-pub const SOURCE: &str = "mcp";
+pub const SOURCE: &str = minne::import::LIVE_MCP;
 /// At most this many memories per recall.
 pub const MAX_K: u32 = 50;
 /// `list`'s default page size.
@@ -382,7 +382,7 @@ pub fn recall(s: &mut State, args: RecallArgs) -> anyhow::Result<Reply> {
             let mut out = json!({
                 "context": s.engine.context().as_str(),
                 "threshold": threshold,
-                "hits": hits.iter().map(output::hit_json).collect::<Vec<_>>(),
+                "hits": output::hits_json(&s.engine, &hits)?,
             });
             if hits.is_empty() {
                 out["note"] = json!(match &explained.abstained {
@@ -674,6 +674,7 @@ pub fn status(s: &mut State) -> anyhow::Result<Reply> {
 fn episode_json(e: &EpisodeView) -> Value {
     json!({
         "id": e.id,
+        "created_at": e.created_at,
         "kind": e.kind,
         "salience": e.salience,
         "stability_days": e.stability_days,
