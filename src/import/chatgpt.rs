@@ -30,9 +30,10 @@ use serde_json::{Map, Value};
 use super::{ParsedMessage, ParsedSession};
 use crate::model::Role;
 
-/// Parses a ChatGPT export already read as JSON; the error is a sentence for the user.
-pub(crate) fn parse(root: &Value) -> Result<Vec<ParsedSession>, String> {
-    super::each_conversation(root, "mapping", "ChatGPT", parse_conversation)
+/// Parses the text of a ChatGPT export, one conversation at a time; the error is a
+/// sentence for the user.
+pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
+    super::each_conversation(text, "mapping", "ChatGPT", parse_conversation)
 }
 
 fn parse_conversation(ci: usize, conversation: &Value) -> Result<Option<ParsedSession>, String> {
@@ -289,7 +290,7 @@ mod tests {
         .into_iter()
         .collect();
         let conv = serde_json::json!({"id": "c1", "create_time": 50, "current_node": "b2", "mapping": mapping});
-        let sessions = parse(&Value::Array(vec![conv])).unwrap();
+        let sessions = parse(&Value::Array(vec![conv]).to_string()).unwrap();
         assert_eq!(sessions[0].key, "chatgpt:c1");
         let m = &sessions[0].messages;
         // The system prompt is skipped; b1 is on the abandoned branch.
@@ -332,7 +333,7 @@ mod tests {
         .into_iter()
         .collect();
         let conv = serde_json::json!({"id": "c", "current_node": "b", "mapping": mapping});
-        let sessions = parse(&conv).unwrap();
+        let sessions = parse(&conv.to_string()).unwrap();
         assert_eq!(sessions[0].messages.len(), 2, "each node once, then stop");
     }
 

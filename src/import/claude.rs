@@ -27,9 +27,10 @@ use serde_json::Value;
 use super::{ParsedMessage, ParsedSession};
 use crate::model::Role;
 
-/// Parses a Claude export already read as JSON; the error is a sentence for the user.
-pub(crate) fn parse(root: &Value) -> Result<Vec<ParsedSession>, String> {
-    super::each_conversation(root, "chat_messages", "Claude", parse_conversation)
+/// Parses the text of a Claude export, one conversation at a time; the error is a
+/// sentence for the user.
+pub(crate) fn parse(text: &str) -> Result<Vec<ParsedSession>, String> {
+    super::each_conversation(text, "chat_messages", "Claude", parse_conversation)
 }
 
 fn parse_conversation(ci: usize, conversation: &Value) -> Result<Option<ParsedSession>, String> {
@@ -204,7 +205,7 @@ mod tests {
             {"uuid": "3", "sender": "system", "text": "ignored"},
             {"uuid": "4", "sender": "human", "content": [{"type": "text", "text": "  "}]}
         ]}]);
-        let s = parse(&conv).unwrap();
+        let s = parse(&conv.to_string()).unwrap();
         let m = &s[0].messages;
         assert_eq!(s[0].key, "claude:c");
         assert_eq!(m.len(), 2, "unknown sender and empty message are left out");
@@ -231,7 +232,7 @@ mod tests {
             {"uuid": "2a", "sender": "assistant", "text": "abandoned", "parent_message_uuid": "1"},
             {"uuid": "3b", "sender": "assistant", "text": "kept", "parent_message_uuid": "1"}
         ]});
-        let s = parse(&conv).unwrap();
+        let s = parse(&conv.to_string()).unwrap();
         let texts: Vec<&str> = s[0].messages.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(texts, ["q", "kept"]);
     }
@@ -242,7 +243,7 @@ mod tests {
         "chat_messages": [
             {"uuid": "1", "sender": "human", "created_at": "yesterday", "text": "hi"}
         ]}]);
-        let e = parse(&conv).unwrap_err();
+        let e = parse(&conv.to_string()).unwrap_err();
         assert!(
             e.contains(r#"message 0 has created_at "yesterday", which is no ISO 8601 time"#)
                 && e.contains("the conversation has created_at \"17\""),
@@ -250,7 +251,7 @@ mod tests {
         );
         let conv = serde_json::json!([{"uuid": "c", "chat_messages": [
             {"uuid": "1", "sender": "human", "text": "hi"}]}]);
-        let e = parse(&conv).unwrap_err();
+        let e = parse(&conv.to_string()).unwrap_err();
         assert!(
             e.contains("message 0 has no created_at, and the conversation has no created_at"),
             "{e}"

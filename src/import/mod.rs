@@ -71,14 +71,20 @@ impl FromStr for ImportFormat {
 /// conversation (an object) is recognised too. `None` when nothing fits, or the list is empty.
 pub fn detect(root: &serde_json::Value) -> Option<ImportFormat> {
     use serde_json::Value;
-    let probe = match root {
-        Value::Object(o) if o.contains_key("sessions") => return Some(ImportFormat::Transcript),
-        Value::Object(_) => root,
-        Value::Array(list) => list.iter().find(|v| v.is_object())?,
+    let (probe, object) = match root {
+        Value::Object(_) => (root, true),
+        Value::Array(list) => (list.iter().find(|v| v.is_object())?, false),
         _ => return None,
     };
-    let has = |k: &str| probe.get(k).is_some();
-    if has("mapping") {
+    format_of(object, |k| probe.get(k).is_some())
+}
+
+/// The format of a file whose root (an object when `object`) or first listed object has
+/// the keys `has` says it has ([`detect`]).
+fn format_of(object: bool, has: impl Fn(&str) -> bool) -> Option<ImportFormat> {
+    if object && has("sessions") {
+        Some(ImportFormat::Transcript)
+    } else if has("mapping") {
         Some(ImportFormat::Chatgpt)
     } else if has("chat_messages") {
         Some(ImportFormat::Claude)
@@ -87,6 +93,97 @@ pub fn detect(root: &serde_json::Value) -> Option<ImportFormat> {
     } else {
         None
     }
+}
+
+/// [`detect`] on the text of a file, read as a stream: only the keys of the root object, or
+/// of the first object in a root list, are kept; every value is checked and skipped, so no
+/// JSON tree is built (only a stack of at most 128 levels). A file of six million empty sessions (96 MB) held 4.5 GB as a tree
+/// before its format was known (the second attack on issue 30, finding 36); the stream holds
+/// a few keys. Errors: the JSON is broken, nested too deep (128 levels) or cut short.
+pub fn detect_text(text: &str) -> std::result::Result<Option<ImportFormat>, serde_json::Error> {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    /// Reads one JSON value and drops it, keeping at most one object's keys: the root's
+    /// (`top`), or those of the first object in the root list. Nested values are read with
+    /// `keep` off. Every level goes through `deserialize_any`, so serde_json's limit of 128
+    /// levels holds here as in the parse that follows ([`IgnoredAny`] alone skips without
+    /// counting levels). Finds `(keys, whether they are the root object's own)`.
+    #[derive(Clone, Copy)]
+    struct Probe {
+        top: bool,
+        keep: bool,
+    }
+    const NESTED: Probe = Probe {
+        top: false,
+        keep: false,
+    };
+    type Found = Option<(Vec<String>, bool)>;
+    impl<'de> DeserializeSeed<'de> for Probe {
+        type Value = Found;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Found, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Probe {
+        type Value = Found;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Found, A::Error> {
+            let mut keys = Vec::new();
+            if self.keep {
+                while let Some(key) = map.next_key::<String>()? {
+                    map.next_value_seed(NESTED)?;
+                    keys.push(key);
+                }
+                return Ok(Some((keys, self.top)));
+            }
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(NESTED)?;
+            }
+            Ok(None)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Found, A::Error> {
+            let mut first: Found = None;
+            let element = |first: &Found| Probe {
+                top: false,
+                keep: self.top && first.is_none(),
+            };
+            while let Some(keys) = seq.next_element_seed(element(&first))? {
+                if first.is_none() {
+                    first = keys;
+                }
+            }
+            Ok(first.filter(|_| self.top))
+        }
+        fn visit_bool<E>(self, _: bool) -> std::result::Result<Found, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> std::result::Result<Found, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> std::result::Result<Found, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> std::result::Result<Found, E> {
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> std::result::Result<Found, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Found, E> {
+            Ok(None)
+        }
+    }
+
+    let mut de = serde_json::Deserializer::from_str(text);
+    let found = Probe {
+        top: true,
+        keep: true,
+    }
+    .deserialize(&mut de)?;
+    de.end()?;
+    Ok(found.and_then(|(keys, object)| format_of(object, |k| keys.iter().any(|x| x == k))))
 }
 
 /// Why [`detect`] failed, for the user.
@@ -199,6 +296,17 @@ pub struct ImportReport {
     /// transcript by [`crate::capture::WITHHELD`].
     pub messages_withheld: usize,
 }
+
+/// The `source` of a live conversation (the app's chat, and an assistant over MCP): a user
+/// command said there ("forget what I said about …") acts on the whole context. Every other
+/// source is an imported file (its name), whose commands act on what that file brought.
+pub const LIVE_SOURCES: [&str; 2] = [LIVE_CHAT, LIVE_MCP];
+
+/// The `source` of the app's chat (and of the scenario runner's messages, which stand for it).
+pub const LIVE_CHAT: &str = "chat";
+
+/// The `source` of what an assistant hands in over MCP.
+pub const LIVE_MCP: &str = "mcp";
 
 /// The longest message Minne stores, in bytes of UTF-8 (100 kB, about 25,000 words): a
 /// longer one (a pasted log, a 5 MB dump) is cut at a character boundary and counted in the
@@ -444,27 +552,19 @@ fn parse_text(
                 .to_string(),
         );
     }
-    let value = |name: &str| -> std::result::Result<serde_json::Value, String> {
-        serde_json::from_str(text).map_err(|e| json_error(&e, name))
-    };
-    let (format, root) = match options.format {
-        ImportFormat::Auto => {
-            let root = value("chat export")?;
-            (detect(&root).ok_or_else(undetected)?, Some(root))
-        }
-        format => (format, None),
+    let format = match options.format {
+        // Told from a stream, not a tree: a transcript or LoCoMo file is then read typed, and
+        // a ChatGPT or Claude one a conversation's tree at a time.
+        ImportFormat::Auto => detect_text(text)
+            .map_err(|e| json_error(&e, "chat export"))?
+            .ok_or_else(undetected)?,
+        format => format,
     };
     let sessions = match format {
         ImportFormat::Locomo => locomo::parse(text, options)?,
         ImportFormat::Transcript => transcript::parse(text)?,
-        ImportFormat::Chatgpt => chatgpt::parse(&match root {
-            Some(root) => root,
-            None => value("ChatGPT")?,
-        })?,
-        ImportFormat::Claude => claude::parse(&match root {
-            Some(root) => root,
-            None => value("Claude")?,
-        })?,
+        ImportFormat::Chatgpt => chatgpt::parse(text)?,
+        ImportFormat::Claude => claude::parse(text)?,
         ImportFormat::Auto => return Err(undetected()),
     };
     Ok((format, sessions))
@@ -502,36 +602,104 @@ pub(crate) fn json_error(e: &serde_json::Error, format: &str) -> String {
 /// that yields no message is left out. Errors: a root of another shape, naming `app` and
 /// `marker`; the first conversation `parse` refuses.
 pub(crate) fn each_conversation(
-    root: &serde_json::Value,
+    text: &str,
     marker: &str,
     app: &str,
     parse: impl Fn(usize, &serde_json::Value) -> Result<Option<ParsedSession>, String>,
 ) -> Result<Vec<ParsedSession>, String> {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
     use serde_json::Value;
-    let conversations: Vec<&Value> = match root {
-        Value::Array(list) => list.iter().collect(),
-        Value::Object(o) if o.contains_key(marker) => vec![root],
-        _ => {
-            return Err(format!(
-                "not a {app} export: expected a list of conversations, each with `{marker}`"
-            ));
-        }
-    };
-    let mut out: Vec<ParsedSession> = Vec::new();
-    let mut at_key: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (ci, conversation) in conversations.into_iter().enumerate() {
-        let Some(session) = parse(ci, conversation)? else {
-            continue;
-        };
-        match at_key.get(&session.key) {
-            Some(&i) => merge_into(&mut out[i], session),
-            None => {
-                at_key.insert(session.key.clone(), out.len());
-                out.push(session);
+
+    /// The sessions so far, and why the walk stopped when `parse` or the shape did.
+    struct Collect<'a, F> {
+        marker: &'a str,
+        not_export: String,
+        parse: &'a F,
+        out: Vec<ParsedSession>,
+        at_key: std::collections::HashMap<String, usize>,
+        stopped: Option<String>,
+    }
+    impl<F> Collect<'_, F>
+    where
+        F: Fn(usize, &Value) -> Result<Option<ParsedSession>, String>,
+    {
+        fn add(&mut self, ci: usize, conversation: &Value) -> Result<(), String> {
+            let Some(session) = (self.parse)(ci, conversation)? else {
+                return Ok(());
+            };
+            match self.at_key.get(&session.key) {
+                Some(&i) => merge_into(&mut self.out[i], session),
+                None => {
+                    self.at_key.insert(session.key.clone(), self.out.len());
+                    self.out.push(session);
+                }
             }
+            Ok(())
+        }
+        fn stop<E: serde::de::Error>(&mut self, why: String) -> E {
+            self.stopped = Some(why);
+            E::custom("stopped")
         }
     }
-    Ok(out)
+    impl<'de, F> Visitor<'de> for &mut Collect<'_, F>
+    where
+        F: Fn(usize, &Value) -> Result<Option<ParsedSession>, String>,
+    {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of conversations")
+        }
+        // One conversation's tree at a time: memory is the largest conversation and the
+        // sessions read, not the whole file's tree (a list of six million tiny objects held
+        // 4.3 GB as one tree; the second attack on issue 30, finding 36).
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut ci = 0;
+            while let Some(conversation) = seq.next_element::<Value>()? {
+                if let Err(why) = self.add(ci, &conversation) {
+                    return Err(self.stop(why));
+                }
+                ci += 1;
+            }
+            Ok(())
+        }
+        // One conversation on its own, as some tools save it.
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            let conversation =
+                Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+            if conversation.get(self.marker).is_none() {
+                let why = self.not_export.clone();
+                return Err(self.stop(why));
+            }
+            self.add(0, &conversation).map_err(|why| self.stop(why))
+        }
+    }
+
+    let mut collect = Collect {
+        marker,
+        not_export: format!(
+            "not a {app} export: expected a list of conversations, each with `{marker}`"
+        ),
+        parse: &parse,
+        out: Vec::new(),
+        at_key: std::collections::HashMap::new(),
+        stopped: None,
+    };
+    // A list or one conversation; a root of any other shape (a number, a string) is not
+    // an export of `app` at all.
+    if !text.trim_start().starts_with(['[', '{']) {
+        return Err(collect.not_export);
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let walked = (&mut de)
+        .deserialize_any(&mut collect)
+        .and_then(|()| de.end());
+    match walked {
+        Ok(()) => Ok(collect.out),
+        Err(e) => Err(collect
+            .stopped
+            .take()
+            .unwrap_or_else(|| json_error(&e, app))),
+    }
 }
 
 /// Joins `more`, a conversation with the same id as `session` further down one file (an
@@ -567,6 +735,51 @@ fn merge_into(session: &mut ParsedSession, more: ParsedSession) {
 mod tests {
     use super::*;
 
+    /// The stream detector tells every shape the tree detector tells, the same way, and
+    /// refuses broken JSON as the parser does (finding 36 of the second attack moved
+    /// detection off the tree).
+    #[test]
+    fn the_format_is_told_from_a_stream_as_from_the_tree() {
+        let shapes = [
+            (
+                r#"{"sessions": [{"messages": []}]}"#,
+                Some(ImportFormat::Transcript),
+            ),
+            (
+                r#"[{"title": "t", "mapping": {}}]"#,
+                Some(ImportFormat::Chatgpt),
+            ),
+            (
+                r#"{"title": "one", "mapping": {"a": {"x": [1, 2]}}}"#,
+                Some(ImportFormat::Chatgpt),
+            ),
+            (
+                r#"[1, "x", {"uuid": "u", "chat_messages": []}]"#,
+                Some(ImportFormat::Claude),
+            ),
+            (
+                r#"[{"sample_id": "conv-1", "conversation": {}, "qa": []}]"#,
+                Some(ImportFormat::Locomo),
+            ),
+            (r#"[{"sample_id": "conv-1"}]"#, None),
+            (r#"[{"sessions": []}]"#, None),
+            ("[]", None),
+            ("42", None),
+            (r#"{"other": null}"#, None),
+        ];
+        for (text, want) in shapes {
+            let tree: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(detect(&tree), want, "{text}");
+            assert_eq!(detect_text(text).unwrap(), want, "{text}");
+        }
+        for broken in [r#"{"sessions": [}"#, r#"[{"mapping": {}}"#, "[1] 2"] {
+            assert!(detect_text(broken).is_err(), "{broken}");
+        }
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let e = detect_text(&deep).unwrap_err();
+        assert!(e.to_string().starts_with("recursion limit exceeded"), "{e}");
+    }
+
     #[test]
     fn a_conversation_twice_in_one_file_is_one_session_with_every_message_once() {
         // The same Claude conversation id twice: once whole, once with a later message.
@@ -580,7 +793,7 @@ mod tests {
                 message("2", "2026-05-28T09:05:00Z", "The cat is called Sixten."),
                 message("3", "2026-05-28T09:02:00Z", "Lund is quiet.")]},
         ]);
-        let sessions = claude::parse(&root).unwrap();
+        let sessions = claude::parse(&root.to_string()).unwrap();
         assert_eq!(
             sessions.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
             ["claude:c", "claude:d"],
