@@ -79,6 +79,10 @@ pub const CODE_WORDS: &[&str] = &[
     "wi-fi",
 ];
 
+/// Words for "number" that, as the last part of a compound with a credential or code word
+/// ("PIN-nummer", "PIN-number"), name its value as the credential does.
+const NUMBER_WORDS: &[&str] = &["number", "nummer", "numret", "nummeret"];
+
 /// Endings a credential or code word may carry: English plural, Swedish and Danish definite
 /// singular and plural.
 const ENDINGS: &[&str] = &["", "s", "et", "en", "n", "er", "erna", "ene", "ar", "arna"];
@@ -255,7 +259,31 @@ fn credential_at(words: &[Word<'_>], i: usize) -> Option<Credential> {
     if is_form_of(&w, CODE_WORDS) {
         return Some(Credential::Digits);
     }
-    None
+    compound(&w)
+}
+
+/// A hyphenated compound whose last part (its head, in English, Swedish and Danish) names a
+/// credential, a code or a number, and one of whose parts is a credential or code word:
+/// "PIN-kod", "PIN-koden", "PIN-kode", "PIN-nummer", "bank-PIN", "wifi-lösenordet". Its value
+/// is a secret as that part's is (a second attack on issue 30 found "Min PIN-kod är 4821"
+/// shown in clear). "pin-up" and "telefon-nummer" are no credential: their head names none,
+/// or no part is a credential or code word.
+fn compound(word: &str) -> Option<Credential> {
+    let parts: Vec<&str> = word.split('-').filter(|p| !p.is_empty()).collect();
+    let (&head, _) = parts.split_last().filter(|_| parts.len() > 1)?;
+    let names_a_value = [CREDENTIALS, CODE_WORDS, NUMBER_WORDS]
+        .iter()
+        .any(|stems| is_form_of(head, stems));
+    if !names_a_value {
+        return None;
+    }
+    if parts.iter().any(|p| is_form_of(p, CREDENTIALS)) {
+        Some(Credential::Any)
+    } else if parts.iter().any(|p| is_form_of(p, CODE_WORDS)) {
+        Some(Credential::Digits)
+    } else {
+        None
+    }
 }
 
 fn has_digit(s: &str) -> bool {
@@ -453,6 +481,12 @@ mod tests {
     #[case::card("card 4111 1111 1111 1111, expires soon", "card [M], expires soon")]
     #[case::personnummer("mitt personnummer är 850709-9805", "mitt personnummer är [M]")]
     #[case::cpr("CPR 010190-1234 on the form", "CPR [M] on the form")]
+    #[case::sv_hyphen_compound("Min PIN-kod är 4821.", "Min PIN-kod är [M].")]
+    #[case::sv_hyphen_definite("PIN-koden är 4821", "PIN-koden är [M]")]
+    #[case::da_hyphen_compound("Min PIN-kode er 4821.", "Min PIN-kode er [M].")]
+    #[case::da_number_compound("Mit PIN-nummer er 4821", "Mit PIN-nummer er [M]")]
+    #[case::head_is_the_credential("wifi-lösenordet är Sommar2024", "wifi-lösenordet är [M]")]
+    #[case::code_compound("larm-koden är 7788", "larm-koden är [M]")]
     fn secrets_are_masked(#[case] text: &str, #[case] shown: &str) {
         assert_eq!(
             mask(text),
@@ -476,6 +510,9 @@ mod tests {
     #[case::zip("my zip code")]
     #[case::dated("the gate code changes in May [2026-05-01 – 2026-05-31]")]
     #[case::next_sentence("I reset the password. It is 3 days old now")]
+    #[case::pin_up("the pin-up poster is Bettie")]
+    #[case::phone_compound("mitt telefon-nummer är 0701234567")]
+    #[case::code_compound_no_digit("larm-koden är enkel")]
     fn non_secrets_stay(#[case] text: &str) {
         assert_eq!(mask(text), text, "{text:?} holds no secret");
     }

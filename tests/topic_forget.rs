@@ -41,12 +41,23 @@ fn import(
     name: &str,
     messages: &[(&str, &str, &str)],
 ) -> ImportReport {
-    let path = dir.join(format!("{name}.json"));
+    import_as(engine, dir, name, name, messages)
+}
+
+/// [`import`] from `<dir>/<file>.json`, the session's id `session`.
+fn import_as(
+    engine: &mut Engine,
+    dir: &Path,
+    file: &str,
+    session: &str,
+    messages: &[(&str, &str, &str)],
+) -> ImportReport {
+    let path = dir.join(format!("{file}.json"));
     let msgs: Vec<_> = messages
         .iter()
         .map(|(role, text, ts)| serde_json::json!({"role": role, "text": text, "timestamp": ts}))
         .collect();
-    let json = serde_json::json!({"sessions": [{"id": name, "messages": msgs}]});
+    let json = serde_json::json!({"sessions": [{"id": session, "messages": msgs}]});
     std::fs::write(&path, json.to_string()).unwrap();
     engine
         .import(
@@ -792,18 +803,25 @@ fn a_topic_only_the_assistant_mentioned_is_cut_from_its_replies() {
 }
 
 /// The second attack on issue 30, finding 23: a ChatGPT file whose user lines said "Forget
-/// what I said about …" silently forgot memories that came from other sources. A command
-/// found in an imported file forgets what that file brought; the same words said live (over
-/// MCP) forget across the context.
+/// what I said about …" silently forgot memories that came from other sources; the third
+/// attack, finding 18, found that scoping by file name fails, since every ChatGPT and Claude
+/// export is `conversations.json`. A command found in an imported conversation forgets what
+/// that conversation held, even from another file of the same name; the same words said
+/// live (over MCP) forget across the context.
 #[test]
-fn attack_2_finding_23_a_forget_in_an_imported_file_acts_only_on_what_that_file_brought() {
+fn attack_2_finding_23_a_forget_in_an_imported_conversation_acts_only_on_that_conversation() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let clock = Arc::new(FixedClock::new(t(12, 0)));
     let mut engine = open(&data, clock);
-    import(
+    // Two exports, both named `conversations.json`, in two folders.
+    let (first, second) = (dir.path().join("chatgpt"), dir.path().join("claude"));
+    std::fs::create_dir(&first).unwrap();
+    std::fs::create_dir(&second).unwrap();
+    import_as(
         &mut engine,
-        dir.path(),
+        &first,
+        "conversations",
         "earlier",
         &[
             (
@@ -818,9 +836,10 @@ fn attack_2_finding_23_a_forget_in_an_imported_file_acts_only_on_what_that_file_
             ),
         ],
     );
-    let report = import(
+    let report = import_as(
         &mut engine,
-        dir.path(),
+        &second,
+        "conversations",
         "shared-export",
         &[
             (

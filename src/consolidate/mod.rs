@@ -498,16 +498,19 @@ impl Engine {
         statement: bool,
     ) -> Result<(crate::forget::ForgetReceipt, usize, bool)> {
         let said_at = parse_utc(&ep.occurred_at)?;
-        // Said in an imported file, the command was said to that other assistant about what
-        // that conversation held: it acts on what the same file brought, never on memories
-        // from elsewhere (a shared or crafted export must not wipe them unasked; the second
-        // attack on issue 30, finding 23). Said live, it acts on the whole context.
-        let source: String = self.store.conn().query_row(
-            "SELECT s.source FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?1",
+        // Said in an imported conversation, the command was said to that other assistant
+        // about what that conversation held: it acts on that conversation's memories, never
+        // on memories from elsewhere (a shared or crafted export must not wipe them unasked,
+        // and two exports share a file name: every ChatGPT and Claude export is
+        // `conversations.json`; the second and third attacks on issue 30, findings 23 and
+        // 18). Said live, it acts on the whole context.
+        let (session, source): (i64, String) = self.store.conn().query_row(
+            "SELECT s.id, s.source FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?1",
             [ep.message_id],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-        let within = (!crate::import::LIVE_SOURCES.contains(&source.as_str())).then_some(source);
+        let within = (!crate::import::LIVE_SOURCES.contains(&source.as_str()))
+            .then_some(crate::model::SessionId(session));
         let holding_all = if statement {
             Some(self.episodes_with_every_word_of(topic)?)
         } else {
@@ -519,7 +522,7 @@ impl Engine {
             .0
             .into_iter()
             .filter(|h| h.episode.occurred_at <= said_at)
-            .filter(|h| within.as_ref().is_none_or(|s| *s == h.episode.source))
+            .filter(|h| within.is_none_or(|s| s == h.episode.session_id))
             .filter(|h| {
                 holding_all
                     .as_ref()

@@ -299,7 +299,8 @@ pub struct ImportReport {
 
 /// The `source` of a live conversation (the app's chat, and an assistant over MCP): a user
 /// command said there ("forget what I said about …") acts on the whole context. Every other
-/// source is an imported file (its name), whose commands act on what that file brought.
+/// source is an imported file (its name), whose commands act on what their own conversation
+/// held.
 pub const LIVE_SOURCES: [&str; 2] = [LIVE_CHAT, LIVE_MCP];
 
 /// The `source` of the app's chat (and of the scenario runner's messages, which stand for it).
