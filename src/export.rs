@@ -254,8 +254,9 @@ impl Engine {
                 )));
             }
         }
+        // Whatever the case: on a case-insensitive disk (macOS's usual) `a.SQLITE` is `a.sqlite`.
         if let Some(name) = path.file_name().and_then(|n| n.to_str())
-            && crate::store::private::is_minnes(name)
+            && crate::store::private::is_minnes(&name.to_lowercase())
         {
             return Err(Error::InvalidInput(format!(
                 "{} is named as Minne names its own databases and keys, and may be one of \

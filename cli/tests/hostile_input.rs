@@ -461,6 +461,9 @@ fn attack_2_finding_28_an_export_never_replaces_another_stores_database_or_key()
         dir.path().join("b.keys/store-id"),
         dir.path().join("elsewhere.sqlite"),
         dir.path().join("elsewhere.key"),
+        // The third attack, finding 5: on a case-insensitive disk these are the same names.
+        dir.path().join("b.keys/personal.KEY"),
+        dir.path().join("elsewhere.SQLITE"),
     ] {
         minne(&a)
             .args(["export", "--force", "-o"])
@@ -475,6 +478,7 @@ fn attack_2_finding_28_an_export_never_replaces_another_stores_database_or_key()
     assert_eq!(std::fs::read(&b_key).unwrap(), key_before);
     assert_eq!(std::fs::read(&b_db).unwrap(), db_before);
     assert!(!dir.path().join("elsewhere.sqlite").exists());
+    assert!(!dir.path().join("elsewhere.SQLITE").exists());
     assert_eq!(
         messages(&b),
         2,
