@@ -28,7 +28,6 @@ use minne::clock::FixedClock;
 use minne::import::{ImportFormat, ImportOptions, parse_str};
 use minne::model::Role;
 use minne::{ContextName, Engine};
-use serde_json::Value;
 
 fn engine(dir: &Path) -> Engine {
     let clock = Arc::new(FixedClock::new(
@@ -336,9 +335,8 @@ fn undetectable_files_name_the_formats() {
             );
         }
     }
-    let value: Value = serde_json::json!({"sessions": []});
     assert_eq!(
-        minne::import::detect(&value),
+        minne::import::detect_text(r#"{"sessions": []}"#).unwrap(),
         Some(ImportFormat::Transcript)
     );
 }

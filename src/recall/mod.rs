@@ -631,7 +631,8 @@ impl Engine {
         } else {
             Vec::new()
         };
-        let (mut scored, focus) = self.score_all(&snapshot, query, &people, now, &mut timings)?;
+        let (mut scored, focus) =
+            self.score_all(&snapshot, query, &people, now, zone, &mut timings)?;
         let lap = Instant::now();
         // Only the best `k + near_misses` are read in order below (conflicts look theirs up by
         // id): a partial selection and a sort of those give them exactly as a full sort would,
@@ -835,6 +836,7 @@ impl Engine {
         query: &RecallQuery,
         people: &[String],
         now: DateTime<Utc>,
+        zone: chrono_tz::Tz,
         timings: &mut Timings,
     ) -> Result<(Vec<Scored>, Focus)> {
         let candidates = snapshot.candidates.as_slice();
@@ -851,7 +853,6 @@ impl Engine {
             return Ok((Vec::new(), focus));
         }
         // A time the question names lifts the memories of that time; its words leave the text.
-        let zone = crate::zone::stored(self.store.conn())?;
         let when = when::named(&query.text, now, zone, candidates);
         let text = when.text(&query.text);
 
